@@ -1,0 +1,1 @@
+//! Players: everything that chooses moves (filled by its own issue).
