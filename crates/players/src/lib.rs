@@ -1,1 +1,58 @@
-//! Players: everything that chooses moves (filled by its own issue).
+//! # Players: everything that chooses moves
+//!
+//! A player ([`Agent`]) is anything that, given a game and a position,
+//! chooses a move and may say why ([`SearchInfo`]). Every agent works with
+//! any [`Game`], a student's included, because it only uses the trait.
+//!
+//! - `human`: reads moves from any `BufRead`, prompts on any `Write`.
+//! - `random`: a uniformly random legal move, reproducible from a seed.
+//! - `minimax`: the course's minimax, short and readable; also the oracle
+//!   the engine is tested against.
+//! - `engine`: negamax with alpha-beta, a transposition table, move
+//!   ordering and iterative deepening under a time budget.
+
+use game_api::{Game, Value};
+use std::time::Duration;
+
+/// What an agent decided to do on its turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision<M> {
+    /// Play this move, with what the search found if the agent searched.
+    Play(M, Option<SearchInfo>),
+    /// Give up (a human typed `quit`, or input ended).
+    Resign,
+    /// Take back the last own move and the opponent's reply (humans only).
+    Undo,
+    /// Ask what the engine would play here (humans only); the caller shows a
+    /// hint and asks again.
+    Hint,
+}
+
+/// What a search found, for the "value, depth, nodes, time" line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// The value of the chosen move, to player 1.
+    pub value: Value,
+    /// Whether `value` is exact (the search reached the end of every line
+    /// that matters) rather than estimated at a depth limit.
+    pub exact: bool,
+    /// The deepest completed iteration, in plies.
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Time spent.
+    pub time: Duration,
+    /// The principal variation (best line), moves in the game's notation,
+    /// starting with the chosen move.
+    pub pv: Vec<String>,
+}
+
+/// Anything that chooses moves in a game `G`.
+pub trait Agent<G: Game> {
+    /// A short description, e.g. `"minimax:depth=4"`.
+    fn name(&self) -> String;
+
+    /// Chooses what to do in `state`, which is ongoing with this agent to
+    /// move.
+    fn decide(&mut self, game: &G, state: &G::State) -> Decision<G::Move>;
+}
