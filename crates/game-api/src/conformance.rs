@@ -85,6 +85,7 @@ pub fn check_laws<G: Game + ?Sized>(game: &G, config: &KitConfig) -> Vec<LawVerd
 /// # Panics
 /// If `law` is not one of [`LAWS`].
 pub fn check_law<G: Game + ?Sized>(game: &G, law: &'static str, config: &KitConfig) -> LawVerdict {
+    assert!(LAWS.contains(&law), "unknown law `{law}`");
     let failure = match catch_unwind(AssertUnwindSafe(|| run_law(game, law, config))) {
         Ok(result) => result.err(),
         Err(payload) => Some(format!("the game panicked: {}", panic_message(&*payload))),
@@ -157,7 +158,8 @@ fn playout<G: Game + ?Sized>(game: &G, seed: u64) -> Result<Playout<G>, String> 
         if game.game_status(state).is_over() {
             return Ok(Playout { states, moves, overran: false });
         }
-        if moves.len() > bound {
+        // Still going after `bound` moves: the game is longer than declared.
+        if moves.len() >= bound {
             return Ok(Playout { states, moves, overran: true });
         }
         let legal = game.legal_moves(state);
@@ -359,7 +361,8 @@ fn hooks_agree<G: Game + ?Sized>(game: &G, p: &Playout<G>, i: usize) -> Result<(
     let s = &p.states[i];
     let where_ = || path(game, &p.moves[..i]);
     let legal = game.legal_moves(s);
-    let mut buf = vec![];
+    // A used buffer: legal_moves_into must clear it first.
+    let mut buf = p.moves.clone();
     game.legal_moves_into(s, &mut buf);
     ensure(buf == legal, || format!("after {}: legal_moves_into disagrees with legal_moves", where_()))?;
     let Status::Ongoing(mover) = game.game_status(s) else { return Ok(()) };
