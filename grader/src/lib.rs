@@ -1,0 +1,24 @@
+//! # The grader: fixtures, answer keys, isolated replay, grade reports
+//!
+//! An instructor with a folder of student submissions runs one command
+//! (`cargo xtask grade`) and gets correct, explained grades, whatever the
+//! submissions do. This crate holds every piece of it:
+//!
+//! - [`fixture`]: the teacher's test cases (TOML files under `fixtures/<game>/`);
+//! - [`key`]: answer keys, recorded by replaying fixtures against our
+//!   reference games and kept as insta snapshots;
+//! - [`protocol`], [`session`], [`driver`]: how a submission is questioned
+//!   from a separate, sandboxed process;
+//! - [`sandbox`]: starting that process with limits, and talking to it
+//!   with time limits;
+//! - [`judge`]: comparing a submission's answers with the keys;
+//! - [`submission`]: vetting and building submissions;
+//! - [`report`]: `results.json` (Gradescope), feedback in Markdown, the CSV
+//!   gradebook and the terminal summary.
+
+#![warn(missing_docs)]
+
+pub mod driver;
+pub mod fixture;
+pub mod protocol;
+pub mod session;
