@@ -4,12 +4,28 @@
 //! chooses a move and may say why ([`SearchInfo`]). Every agent works with
 //! any [`Game`], a student's included, because it only uses the trait.
 //!
-//! - `human`: reads moves from any `BufRead`, prompts on any `Write`.
-//! - `random`: a uniformly random legal move, reproducible from a seed.
-//! - `minimax`: the course's minimax, short and readable; also the oracle
-//!   the engine is tested against.
-//! - `engine`: negamax with alpha-beta, a transposition table, move
-//!   ordering and iterative deepening under a time budget.
+//! - [`Human`]: reads moves from any `BufRead`, prompts on any `Write`.
+//! - [`RandomAgent`]: a uniformly random legal move, reproducible from a seed.
+//! - [`minimax`]: the course's minimax, short and readable; also the oracle
+//!   the engine is tested against ([`Minimax`] is the player).
+//! - [`Engine`]: negamax with alpha-beta, a transposition table, move
+//!   ordering and iterative deepening under a time budget; it also solves
+//!   positions exactly.
+//! - [`perft()`]: counts move sequences, to check a game's move generation.
+
+#![warn(missing_docs)]
+
+mod engine;
+mod human;
+pub mod minimax;
+mod perft;
+mod random;
+
+pub use engine::{Engine, EngineConfig, Solved};
+pub use human::Human;
+pub use minimax::Minimax;
+pub use perft::perft;
+pub use random::RandomAgent;
 
 use game_api::{Game, Value};
 use std::time::Duration;

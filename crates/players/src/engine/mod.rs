@@ -1,0 +1,362 @@
+//! The engine: a strong search that works with any [`Game`].
+//!
+//! The taught [`minimax`](crate::minimax) looks at every position; this
+//! engine finds the same values while looking at very few of them, which is
+//! what makes solving Connect-4 positions possible. It uses only the
+//! [`Game`] trait, and goes faster when the game provides the optional
+//! speed hooks (a win at once, the moves that do not lose at once, bounds on
+//! the exact value, a unique state key, a move-ordering hint).
+//!
+//! - [`Engine::solve`] computes the exact value of a position: repeated
+//!   null-window searches narrow an interval around it (the "binary search
+//!   on the score" of Pascal Pons' Connect-4 solver), each one an
+//!   alpha-beta negamax that reuses what the previous ones stored in the
+//!   transposition table.
+//! - [`Engine::search`] chooses a move under a time budget and a depth
+//!   limit: iterative deepening, estimates at the depth limit, and the best
+//!   move of the last completed iteration when time runs out. Equally good
+//!   moves may be chosen among at random, reproducibly from a seed.
+
+mod search;
+mod table;
+
+use crate::{Agent, Decision, SearchInfo};
+use game_api::{Game, Player, Status, Value};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use search::{candidate_moves, Ply, Scale, Search, UNLIMITED};
+use std::cmp::Reverse;
+use std::time::{Duration, Instant};
+use table::{Table, INF};
+
+/// How the engine searches: memory, depth, time and tie-breaking.
+///
+/// ```
+/// use players::EngineConfig;
+/// use std::time::Duration;
+/// let quick = EngineConfig { max_depth: Some(6), time_limit: Some(Duration::from_millis(200)), ..EngineConfig::default() };
+/// assert_eq!(quick.table_megabytes, EngineConfig::default().table_megabytes);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// Memory for the transposition table, in MiB (the engine's memory use
+    /// is bounded by it, plus a few buffers per ply).
+    pub table_megabytes: usize,
+    /// The deepest iteration of [`Engine::search`], in plies (`None`: no
+    /// limit but time).
+    pub max_depth: Option<u32>,
+    /// Time budget of [`Engine::search`] (`None`: no limit but depth). The
+    /// first iteration always completes.
+    pub time_limit: Option<Duration>,
+    /// Seed of the random tie-breaking.
+    pub seed: u64,
+    /// Whether [`Engine::search`] chooses at random (from `seed`) among the
+    /// moves of equal best value, rather than the first one found.
+    pub random_ties: bool,
+}
+
+impl Default for EngineConfig {
+    /// 64 MiB, no depth limit, one second, seed 0, no random ties.
+    fn default() -> Self {
+        EngineConfig {
+            table_megabytes: 64,
+            max_depth: None,
+            time_limit: Some(Duration::from_secs(1)),
+            seed: 0,
+            random_ties: false,
+        }
+    }
+}
+
+/// The exact value of a position, and what it cost to find.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solved {
+    /// The exact value to player 1, in the game's payoff units.
+    pub value: Value,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Time spent.
+    pub time: Duration,
+}
+
+/// Negamax with alpha-beta, a transposition table, move ordering and
+/// iterative deepening, for any game.
+///
+/// ```
+/// use game_api::{Game, Player};
+/// use players::{Engine, EngineConfig};
+/// # fn demo<G: Game>(game: &G) {
+/// let mut engine = Engine::new(EngineConfig { table_megabytes: 16, ..EngineConfig::default() });
+/// let solved = engine.solve(game, &game.initial_state());
+/// println!("value to player 1: {} ({} positions)", solved.value, solved.nodes);
+/// if let Some((mv, info)) = engine.search(game, &game.initial_state()) {
+///     println!("play {} (value {}, depth {})", game.string_of_move(&mv), info.value, info.depth);
+/// }
+/// # }
+/// ```
+pub struct Engine<G: Game> {
+    config: EngineConfig,
+    table: Table,
+    plies: Vec<Ply<G::Move>>,
+    rng: ChaCha8Rng,
+}
+
+impl<G: Game> Engine<G> {
+    /// An engine with its table allocated.
+    #[must_use]
+    pub fn new(config: EngineConfig) -> Self {
+        Engine {
+            table: Table::with_megabytes(config.table_megabytes),
+            rng: ChaCha8Rng::seed_from_u64(config.seed),
+            plies: Vec::new(),
+            config,
+        }
+    }
+
+    /// The configuration it was built with.
+    #[must_use]
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// How many positions the transposition table holds.
+    #[must_use]
+    pub fn table_capacity(&self) -> usize {
+        self.table.capacity()
+    }
+
+    fn prepare(&mut self, game: &G) {
+        let needed = game.max_game_length().saturating_add(1);
+        if self.plies.len() < needed {
+            self.plies.resize_with(needed, Ply::default);
+        }
+    }
+
+    /// The exact value of `state` (to player 1, in payoff units), with
+    /// perfect play from both sides. The table starts empty, so the result
+    /// and the count of positions depend only on `state`. There is no time
+    /// limit: use it on positions small enough to solve.
+    pub fn solve(&mut self, game: &G, state: &G::State) -> Solved {
+        let start = Instant::now();
+        self.prepare(game);
+        self.table.clear();
+        let mut search = Search {
+            game,
+            table: &mut self.table,
+            scale: Scale::new(game.max_payoff()),
+            nodes: 0,
+            horizon_hits: 0,
+            deadline: None,
+            aborted: false,
+        };
+        let value = match game.game_status(state) {
+            Status::Ongoing(me) => {
+                let (low, high) = game.value_bounds(state);
+                let (mut min, mut max) = if me == Player::P1 {
+                    (low, high)
+                } else {
+                    (-high, -low)
+                };
+                // Each null-window search tells whether the value is above
+                // `med`; tries near 0 first, where most values lie.
+                while min < max {
+                    let mut med = min + (max - min) / 2;
+                    if med <= 0 && min / 2 < med {
+                        med = min / 2;
+                    } else if med >= 0 && max / 2 > med {
+                        med = max / 2;
+                    }
+                    let target = search.scale.proven(med + 1);
+                    let r =
+                        search.negamax(state, me, target - 1, target, UNLIMITED, &mut self.plies);
+                    let r = search.scale.to_game(r);
+                    if r <= med {
+                        max = r.max(min);
+                    } else {
+                        min = r.min(max);
+                    }
+                }
+                min * me.sign()
+            }
+            over => game.payoff(state, over),
+        };
+        Solved {
+            value,
+            nodes: search.nodes,
+            time: start.elapsed(),
+        }
+    }
+
+    /// Chooses a move in `state` by iterative deepening within the
+    /// configured depth and time, with what the search found. `None` when
+    /// the game is over.
+    ///
+    /// The value is exact when the last iteration needed no estimate (it
+    /// then stops early: the position is solved). When time runs out, the
+    /// best move of the last completed iteration is returned; the first
+    /// iteration always completes.
+    pub fn search(&mut self, game: &G, state: &G::State) -> Option<(G::Move, SearchInfo)> {
+        let start = Instant::now();
+        let Status::Ongoing(me) = game.game_status(state) else {
+            return None;
+        };
+        self.prepare(game);
+        let mut moves = Vec::new();
+        candidate_moves(game, state, &mut moves);
+        let children: Vec<Option<G::State>> = moves
+            .iter()
+            .map(|m| game.next_state(state, m).ok())
+            .collect();
+        // Wins at once first, then by the game's hint; later iterations put
+        // the previous best move first.
+        let win = game.winning_move(state);
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        order.sort_by_key(|&i| {
+            Reverse((
+                win.as_ref() == Some(&moves[i]),
+                game.move_order_hint(state, &moves[i]),
+            ))
+        });
+
+        let random_ties = self.config.random_ties;
+        let max_depth = self.config.max_depth.unwrap_or(UNLIMITED).clamp(
+            1,
+            u32::try_from(game.max_game_length())
+                .unwrap_or(UNLIMITED)
+                .saturating_add(1),
+        );
+        let deadline = self.config.time_limit.map(|t| start + t);
+        let mut search = Search {
+            game,
+            table: &mut self.table,
+            scale: Scale::new(game.max_payoff()),
+            nodes: 0,
+            horizon_hits: 0,
+            deadline: None,
+            aborted: false,
+        };
+        let mut found: Option<(i32, Vec<usize>, u32, bool)> = None;
+        for depth in 1..=max_depth {
+            let before = search.horizon_hits;
+            let mut best = -INF;
+            let mut ties = Vec::new();
+            for &i in &order {
+                let Some(child) = &children[i] else { continue };
+                let v = if ties.is_empty() {
+                    search.child_value(child, me, -INF, INF, depth - 1, &mut self.plies)
+                } else {
+                    // A null window first: is this move at least as good
+                    // (random ties) or better than the best so far?
+                    let a = if random_ties { best - 1 } else { best };
+                    let probe = search.child_value(child, me, a, a + 1, depth - 1, &mut self.plies);
+                    if probe > a && !search.aborted {
+                        search.child_value(child, me, a, INF, depth - 1, &mut self.plies)
+                    } else {
+                        probe
+                    }
+                };
+                if search.aborted {
+                    break;
+                }
+                if v > best {
+                    best = v;
+                    ties.clear();
+                    ties.push(i);
+                } else if v == best && random_ties {
+                    ties.push(i);
+                }
+            }
+            if search.aborted || ties.is_empty() {
+                break;
+            }
+            let exact = search.horizon_hits == before;
+            if let Some(pos) = order.iter().position(|&i| i == ties[0]) {
+                order[..=pos].rotate_right(1);
+            }
+            found = Some((best, ties, depth, exact));
+            // Once the first iteration is done, the clock may stop a search;
+            // an iteration that would likely not finish is not started.
+            search.deadline = deadline;
+            let out_of_time =
+                deadline.is_some_and(|d| Instant::now() + (Instant::now() - start) >= d);
+            if exact || out_of_time {
+                break;
+            }
+        }
+        let nodes = search.nodes;
+        let scale = search.scale;
+
+        let (best, ties, depth, exact) = found?;
+        let pick = if ties.len() > 1 {
+            ties[self.rng.gen_range(0..ties.len())]
+        } else {
+            ties[0]
+        };
+        let pv = self.principal_variation(game, &moves[pick], children[pick].clone(), depth);
+        let info = SearchInfo {
+            value: scale.to_game(best) * me.sign(),
+            exact,
+            depth,
+            nodes,
+            time: start.elapsed(),
+            pv,
+        };
+        Some((moves[pick].clone(), info))
+    }
+
+    /// The chosen move, then the best moves the table remembers, up to
+    /// `depth` moves.
+    fn principal_variation(
+        &self,
+        game: &G,
+        first: &G::Move,
+        mut next: Option<G::State>,
+        depth: u32,
+    ) -> Vec<String> {
+        let mut pv = vec![game.string_of_move(first)];
+        let mut moves = Vec::new();
+        while let Some(state) = next.take() {
+            if pv.len() >= depth as usize || game.game_status(&state).is_over() {
+                break;
+            }
+            let Some(best) = self
+                .table
+                .probe(game.state_key(&state))
+                .and_then(|k| k.best)
+            else {
+                break;
+            };
+            candidate_moves(game, &state, &mut moves);
+            let Some(mv) = moves.get(best) else { break };
+            pv.push(game.string_of_move(mv));
+            next = game.next_state(&state, mv).ok();
+        }
+        pv
+    }
+}
+
+impl<G: Game> Default for Engine<G> {
+    fn default() -> Self {
+        Engine::new(EngineConfig::default())
+    }
+}
+
+impl<G: Game> Agent<G> for Engine<G> {
+    fn name(&self) -> String {
+        let mut name = "ai".to_owned();
+        if let Some(d) = self.config.max_depth {
+            name.push_str(&format!(":depth={d}"));
+        }
+        if let Some(t) = self.config.time_limit {
+            name.push_str(&format!(":time={t:?}"));
+        }
+        name
+    }
+
+    fn decide(&mut self, game: &G, state: &G::State) -> Decision<G::Move> {
+        match self.search(game, state) {
+            Some((mv, info)) => Decision::Play(mv, Some(info)),
+            None => Decision::Resign,
+        }
+    }
+}

@@ -1,0 +1,319 @@
+//! The recursive search: negamax with alpha-beta over internal values.
+//!
+//! Internal values are from the point of view of the player to move, and
+//! the payoffs of finished games are pushed beyond every estimate (see
+//! [`Scale`]), so a proven win always beats a hopeful guess and a value
+//! tells by itself whether it is proven.
+//!
+//! At each position the search, in this order: asks the game for a win at
+//! once; tightens the window with the game's bounds on the exact value and
+//! with what the table knows; stops at the depth limit with the game's
+//! estimate; orders the moves that do not lose at once (the table's best
+//! move, then the killer move of this ply, then the game's hint); and
+//! searches them, cutting off as soon as the window closes. Buffers are
+//! per ply and reused: nothing is allocated per position.
+
+use super::table::{Table, INF};
+use game_api::{Game, Player, Status, Value};
+use std::time::Instant;
+
+/// Maps game values to internal search values and back.
+///
+/// A payoff `v` of a finished game becomes `v ± offset` (`offset` is the
+/// game's `max_payoff`), draws stay 0, and estimates are kept strictly
+/// inside `(-offset, offset)`. The map is increasing, so searching mapped
+/// values gives the mapped exact value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Scale {
+    offset: i32,
+}
+
+impl Scale {
+    pub fn new(max_payoff: Value) -> Self {
+        Scale {
+            offset: max_payoff.clamp(1, INF / 4),
+        }
+    }
+
+    /// The internal value of a proven game value (payoff units).
+    #[inline]
+    pub fn proven(self, v: Value) -> i32 {
+        match v.signum() {
+            1 => v.min(INF / 4).saturating_add(self.offset),
+            -1 => v.max(-INF / 4).saturating_sub(self.offset),
+            _ => 0,
+        }
+    }
+
+    /// The internal value of an estimate.
+    #[inline]
+    pub fn estimate(self, v: Value) -> i32 {
+        v.clamp(1 - self.offset, self.offset - 1)
+    }
+
+    /// Back to game units: proven values lose their offset, estimates stay.
+    #[inline]
+    pub fn to_game(self, internal: i32) -> Value {
+        if internal > self.offset {
+            internal - self.offset
+        } else if internal < -self.offset {
+            internal + self.offset
+        } else {
+            internal
+        }
+    }
+}
+
+/// The buffers of one ply of the search.
+pub(crate) struct Ply<M> {
+    moves: Vec<M>,
+    /// (ordering score, index into `moves`)
+    order: Vec<(i32, usize)>,
+    /// The last move that cut off at this ply.
+    killer: Option<M>,
+}
+
+impl<M> Default for Ply<M> {
+    fn default() -> Self {
+        Ply {
+            moves: Vec::new(),
+            order: Vec::new(),
+            killer: None,
+        }
+    }
+}
+
+/// The moves the search considers in `state`: those that do not lose at
+/// once, or every legal move when all of them do. The table's best-move
+/// indices refer to this list.
+#[inline]
+pub(crate) fn candidate_moves<G: Game + ?Sized>(
+    game: &G,
+    state: &G::State,
+    out: &mut Vec<G::Move>,
+) {
+    game.non_losing_moves_into(state, out);
+    if out.is_empty() {
+        game.legal_moves_into(state, out);
+    }
+}
+
+/// One search: the game, the table, counters and the clock.
+pub(crate) struct Search<'a, G: Game> {
+    pub game: &'a G,
+    pub table: &'a mut Table,
+    pub scale: Scale,
+    /// Positions visited.
+    pub nodes: u64,
+    /// How many times a value was estimated (or taken from an estimated
+    /// table entry); a search during which it did not grow is exact.
+    pub horizon_hits: u64,
+    /// When to give up (checked every few thousand positions).
+    pub deadline: Option<Instant>,
+    /// Set once the deadline has passed: every value computed after is
+    /// meaningless and must be thrown away.
+    pub aborted: bool,
+}
+
+/// Depth that never reaches a horizon.
+pub(crate) const UNLIMITED: u32 = u32::MAX;
+
+impl<G: Game> Search<'_, G> {
+    /// The value of `child` (reached by a move of `me`) to `me`.
+    #[inline]
+    pub fn child_value(
+        &mut self,
+        child: &G::State,
+        me: Player,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+        plies: &mut [Ply<G::Move>],
+    ) -> i32 {
+        match self.game.game_status(child) {
+            Status::Ongoing(p) if p == me => self.negamax(child, p, alpha, beta, depth, plies),
+            Status::Ongoing(p) => -self.negamax(child, p, -beta, -alpha, depth, plies),
+            over => {
+                self.nodes += 1;
+                self.scale.proven(self.game.payoff(child, over)) * me.sign()
+            }
+        }
+    }
+
+    /// The estimate of an ongoing `state`, to `me`.
+    #[inline]
+    fn estimate(&mut self, state: &G::State, me: Player) -> i32 {
+        self.horizon_hits += 1;
+        self.scale.estimate(self.game.estimate_value(state)) * me.sign()
+    }
+
+    /// Fail-soft negamax: the value `v` of the ongoing `state` to `me`, the
+    /// player to move, searched `depth` plies deep. If `v <= alpha` it is an
+    /// upper bound, if `v >= beta` a lower bound, otherwise exact.
+    pub fn negamax(
+        &mut self,
+        state: &G::State,
+        me: Player,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: u32,
+        plies: &mut [Ply<G::Move>],
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 0xFFF == 0 {
+            if let Some(deadline) = self.deadline {
+                self.aborted |= Instant::now() >= deadline;
+            }
+        }
+        if self.aborted {
+            return 0;
+        }
+        let game = self.game;
+        let Some((ply, deeper)) = plies.split_first_mut() else {
+            // Longer than the game's declared maximum length.
+            return self.estimate(state, me);
+        };
+        let horizon_before = self.horizon_hits;
+
+        // What the game knows about the exact value.
+        let (low, high) = game.value_bounds(state);
+        let (low, high) = if me == Player::P1 {
+            (low, high)
+        } else {
+            (-high, -low)
+        };
+        let (mut lower, mut upper) = (self.scale.proven(low), self.scale.proven(high));
+
+        // A win at once.
+        let mut best = -INF;
+        if let Some(win) = game.winning_move(state) {
+            if let Ok(child) = game.next_state(state, &win) {
+                let v = self.child_value(&child, me, alpha, beta, depth.saturating_sub(1), deeper);
+                if v >= beta || v >= upper {
+                    return v;
+                }
+                best = v;
+                lower = lower.max(v);
+            }
+        }
+
+        // What an earlier search found.
+        let key = game.state_key(state);
+        let mut table_move = None;
+        if let Some(known) = self.table.probe(key) {
+            table_move = known.best;
+            if known.usable_at(depth) {
+                if !known.exact() {
+                    self.horizon_hits += 1;
+                }
+                lower = lower.max(known.lower);
+                upper = upper.min(known.upper);
+            }
+        }
+        if lower >= beta || lower >= upper {
+            return lower;
+        }
+        if upper <= alpha {
+            return upper;
+        }
+        alpha = alpha.max(lower);
+        beta = beta.min(upper);
+
+        if depth == 0 {
+            return self.estimate(state, me).clamp(lower, upper);
+        }
+
+        candidate_moves(game, state, &mut ply.moves);
+        ply.order.clear();
+        for (i, mv) in ply.moves.iter().enumerate() {
+            let score = if table_move == Some(i) {
+                i32::MAX
+            } else if ply.killer.as_ref() == Some(mv) {
+                i32::MAX - 1
+            } else {
+                game.move_order_hint(state, mv)
+            };
+            ply.order.push((score, i));
+        }
+
+        let window_alpha = alpha;
+        let mut best_index = None;
+        for k in 0..ply.order.len() {
+            // Selection sort, one step at a time: a cut-off saves the rest.
+            let mut top = k;
+            for j in k + 1..ply.order.len() {
+                if ply.order[j].0 > ply.order[top].0 {
+                    top = j;
+                }
+            }
+            ply.order.swap(k, top);
+            let i = ply.order[k].1;
+            let Ok(child) = game.next_state(state, &ply.moves[i]) else {
+                continue;
+            };
+            let v = self.child_value(&child, me, alpha, beta, depth.saturating_sub(1), deeper);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_index = Some(i);
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        match &mut ply.killer {
+                            Some(killer) => killer.clone_from(&ply.moves[i]),
+                            None => ply.killer = Some(ply.moves[i].clone()),
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            // No move could be played: a broken game. Estimate.
+            return self.estimate(state, me).clamp(lower, upper);
+        }
+
+        let exact = self.horizon_hits == horizon_before;
+        let (store_lower, store_upper) = if best >= beta {
+            (best, INF)
+        } else if best > window_alpha {
+            (best, best)
+        } else {
+            (-INF, best)
+        };
+        self.table
+            .store(key, store_lower, store_upper, best_index, depth, exact);
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scale_puts_proven_values_beyond_estimates_and_maps_back() {
+        let s = Scale::new(18);
+        assert_eq!(s.proven(1), 19);
+        assert_eq!(s.proven(-18), -36);
+        assert_eq!(s.proven(0), 0);
+        assert_eq!(s.estimate(40), 17);
+        assert_eq!(s.estimate(-40), -17);
+        for v in -18..=18 {
+            assert_eq!(s.to_game(s.proven(v)), v);
+        }
+        for e in -17..=17 {
+            assert_eq!(s.to_game(s.estimate(e)), e);
+            assert!(s.proven(1) > s.estimate(e) && s.proven(-1) < s.estimate(e));
+        }
+    }
+
+    #[test]
+    fn with_unit_payoffs_estimates_are_zero() {
+        let s = Scale::new(1);
+        assert_eq!(s.estimate(5), 0);
+        assert_eq!(s.proven(1), 2);
+    }
+}

@@ -1,0 +1,102 @@
+//! A person at a keyboard, as a player.
+//!
+//! The human reads from any [`BufRead`] and writes to any [`Write`], so the
+//! same code serves a terminal (stdin/stdout) and tests (a byte string and a
+//! `Vec<u8>`). Whatever is typed, it never panics: nonsense and illegal
+//! moves get the reason and the legal moves, then a new prompt; the end of
+//! input is a resignation.
+
+use crate::{Agent, Decision};
+use game_api::{Game, Status};
+use std::io::{self, BufRead, Write};
+
+/// A player who types moves in the game's notation.
+///
+/// Besides moves it understands `help` or `?` (the legal moves), `undo`,
+/// `hint` and `quit` (which resigns, as does the end of input).
+///
+/// ```
+/// # use game_api::Game;
+/// # fn demo<G: Game>(game: &G) {
+/// use players::{Agent, Decision, Human};
+/// // In a terminal: Human::new(std::io::stdin().lock(), std::io::stdout())
+/// let mut human = Human::new("quit\n".as_bytes(), Vec::new());
+/// assert_eq!(human.decide(game, &game.initial_state()), Decision::Resign);
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct Human<R, W> {
+    input: R,
+    output: W,
+}
+
+impl<R: BufRead, W: Write> Human<R, W> {
+    /// A human reading moves from `input` and writing prompts to `output`.
+    pub fn new(input: R, output: W) -> Self {
+        Human { input, output }
+    }
+
+    /// Gives back the input and the output (tests read what was written).
+    pub fn into_parts(self) -> (R, W) {
+        (self.input, self.output)
+    }
+
+    fn ask<G: Game>(&mut self, game: &G, state: &G::State) -> io::Result<Decision<G::Move>> {
+        let who = match game.game_status(state) {
+            Status::Ongoing(p) => game.string_of_player(p),
+            _ => return Ok(Decision::Resign),
+        };
+        loop {
+            write!(self.output, "{who}, your move: ")?;
+            self.output.flush()?;
+            let mut line = String::new();
+            if self.input.read_line(&mut line)? == 0 {
+                writeln!(self.output, "\nend of input: {who} resigns")?;
+                return Ok(Decision::Resign);
+            }
+            let text = line.trim();
+            match text.to_ascii_lowercase().as_str() {
+                "" => continue,
+                "quit" | "resign" => return Ok(Decision::Resign),
+                "undo" => return Ok(Decision::Undo),
+                "hint" => return Ok(Decision::Hint),
+                "help" | "?" => {
+                    writeln!(self.output, "{}", legal_moves_line(game, state))?;
+                    writeln!(self.output, "also: help, undo, hint, quit")?;
+                    continue;
+                }
+                _ => {}
+            }
+            let reason = match game.move_of_string(text) {
+                Ok(mv) => match game.next_state(state, &mv) {
+                    Ok(_) => return Ok(Decision::Play(mv, None)),
+                    Err(e) => e.to_string(),
+                },
+                Err(e) => e.to_string(),
+            };
+            writeln!(self.output, "{reason}")?;
+            writeln!(self.output, "{}", legal_moves_line(game, state))?;
+        }
+    }
+}
+
+fn legal_moves_line<G: Game>(game: &G, state: &G::State) -> String {
+    let moves: Vec<String> = game
+        .legal_moves(state)
+        .iter()
+        .map(|m| game.string_of_move(m))
+        .collect();
+    format!("legal moves: {}", moves.join(", "))
+}
+
+impl<G: Game, R: BufRead, W: Write> Agent<G> for Human<R, W> {
+    fn name(&self) -> String {
+        "human".to_owned()
+    }
+
+    /// Prompts until a legal move (or a command) is typed. A failure to read
+    /// or write (a closed terminal) is a resignation.
+    fn decide(&mut self, game: &G, state: &G::State) -> Decision<G::Move> {
+        self.ask(game, state).unwrap_or(Decision::Resign)
+    }
+}
