@@ -20,5 +20,9 @@
 
 pub mod driver;
 pub mod fixture;
+pub mod judge;
+pub mod key;
 pub mod protocol;
+pub mod report;
+pub mod sandbox;
 pub mod session;

@@ -1,0 +1,329 @@
+//! Judging one built submission: every fixture and every conformance law,
+//! each in a fresh driver process, each with its own time limit.
+//!
+//! A test's failure (a wrong answer, a panic, a crash, a timeout) never
+//! affects the other tests: the next test starts a new process.
+
+use crate::fixture::{Fixture, Visibility};
+use crate::key::{walk, AnswerKey};
+use crate::protocol::{Request, Response};
+use crate::sandbox::{Driver, Limits};
+use game_api::conformance::LAWS;
+use game_api::Options;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The grading settings (`fixtures/grading.toml`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GradingConfig {
+    /// Seed of the conformance kit (recorded in every result).
+    pub seed: u64,
+    /// Points per conformance law.
+    pub law_points: f64,
+    /// Random cases per law.
+    pub law_cases: u32,
+    /// Who sees the laws' results.
+    pub law_visibility: Visibility,
+    /// Wall-clock limit of one fixture, in milliseconds.
+    pub time_limit_ms: u64,
+    /// Wall-clock limit of one law, in milliseconds.
+    pub law_time_limit_ms: u64,
+    /// Address-space limit of the student process, in MiB.
+    pub memory_mb: u64,
+    /// CPU-time limit of one student process, in seconds.
+    pub cpu_seconds: u64,
+    /// Largest file the student process may write, in KiB.
+    pub file_size_kb: u64,
+    /// Crates a submission may depend on, besides `game-api`.
+    pub allowed_dependencies: Vec<String>,
+    /// Build without network (every dependency must be in Cargo's cache).
+    pub offline: bool,
+    /// Per game: where the reference crate is and how the laws build it.
+    pub games: BTreeMap<String, GameConfig>,
+}
+
+/// How to grade one game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameConfig {
+    /// The reference crate's folder, relative to the workspace root.
+    pub reference: PathBuf,
+    /// The type in the reference crate that implements `Game`.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// Options the laws are checked with (default: the game's defaults).
+    #[serde(default)]
+    pub law_options: Options,
+}
+
+impl Default for GradingConfig {
+    fn default() -> Self {
+        GradingConfig {
+            seed: 2026,
+            law_points: 0.5,
+            law_cases: 64,
+            law_visibility: Visibility::Visible,
+            time_limit_ms: 3000,
+            law_time_limit_ms: 10_000,
+            memory_mb: 512,
+            cpu_seconds: 20,
+            file_size_kb: 1024,
+            allowed_dependencies: Vec::new(),
+            offline: true,
+            games: BTreeMap::new(),
+        }
+    }
+}
+
+impl GradingConfig {
+    /// Reads the settings file.
+    ///
+    /// # Errors
+    /// File, line and column of the problem.
+    pub fn load(path: &Path) -> Result<Self, game_api::transcript::TranscriptError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| game_api::transcript::TranscriptError::Io { path: path.to_owned(), source })?;
+        game_api::transcript::parse_toml(&text, path)
+    }
+
+    /// The limits of a student process.
+    #[must_use]
+    pub fn limits(&self) -> Limits {
+        Limits {
+            memory_bytes: self.memory_mb << 20,
+            cpu_seconds: self.cpu_seconds,
+            file_bytes: self.file_size_kb << 10,
+        }
+    }
+}
+
+/// Where a test comes from, so a regrade can check it uses the same thing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Origin {
+    /// A fixture file, at a version.
+    Fixture {
+        /// The file, relative to the fixtures folder.
+        file: String,
+        /// Its `sha256:` version.
+        version: String,
+    },
+    /// A conformance law.
+    Law {
+        /// The seed.
+        seed: u64,
+        /// Random cases.
+        cases: u32,
+    },
+    /// Vetting and building the submission.
+    Build,
+}
+
+/// The result of one test.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TestResult {
+    /// The test's name.
+    pub name: String,
+    /// Its gradebook column.
+    pub group: String,
+    /// Its tags.
+    pub tags: Vec<String>,
+    /// Points earned.
+    pub score: f64,
+    /// Points available.
+    pub max_score: f64,
+    /// Whether it passed.
+    pub passed: bool,
+    /// Who sees it.
+    pub visibility: Visibility,
+    /// What it checks, in a sentence.
+    pub about: String,
+    /// On failure: what went wrong, expected and got.
+    pub failure: Option<String>,
+    /// On failure: the moves that lead there.
+    pub moves: Option<Vec<String>>,
+    /// On failure: how to reproduce it in the student's own tests.
+    pub reproduce: Option<String>,
+    /// On failure: the start of what the program printed.
+    pub printed: Option<String>,
+    /// Where it comes from.
+    pub origin: Origin,
+}
+
+/// What a judge needs besides the driver binary.
+pub struct Judge<'a> {
+    /// The settings.
+    pub config: &'a GradingConfig,
+    /// The game's settings.
+    pub game: &'a GameConfig,
+    /// The fixtures (already filtered by tag) with their keys.
+    pub fixtures: &'a [(Fixture, AnswerKey)],
+    /// The fixtures folder (fixture files are recorded relative to it).
+    pub fixtures_dir: &'a Path,
+    /// Whether to run the laws (false when `--only` names a tag no law has).
+    pub laws: bool,
+    /// Parent folder of the scratch directories.
+    pub scratch: &'a Path,
+}
+
+/// What one judged submission got.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Judged {
+    /// One result per test.
+    pub tests: Vec<TestResult>,
+    /// How the driver's sandbox stood (Landlock).
+    pub sandbox: String,
+}
+
+impl Judge<'_> {
+    /// Runs every fixture and law against `driver`.
+    #[must_use]
+    pub fn run(&self, driver: &Path) -> Judged {
+        let mut sandbox = String::from("unknown (no test started a process)");
+        let mut tests = Vec::new();
+        for (i, (fixture, key)) in self.fixtures.iter().enumerate() {
+            tests.push(self.fixture(driver, i, fixture, key, &mut sandbox));
+        }
+        if self.laws {
+            for (i, law) in LAWS.iter().enumerate() {
+                tests.push(self.law(driver, self.fixtures.len() + i, law, &mut sandbox));
+            }
+        }
+        Judged { tests, sandbox }
+    }
+
+    fn start(&self, driver: &Path, index: usize, limit_ms: u64, sandbox: &mut String) -> Result<Driver, String> {
+        let scratch = self.scratch.join(format!("test-{index}"));
+        let _ = std::fs::remove_dir_all(&scratch);
+        let d = Driver::start(driver, &scratch, self.config.limits(), Duration::from_millis(limit_ms))
+            .map_err(|f| f.to_string())?;
+        d.hello().landlock.clone_into(sandbox);
+        Ok(d)
+    }
+
+    fn fixture(&self, driver: &Path, index: usize, f: &Fixture, key: &AnswerKey, sandbox: &mut String) -> TestResult {
+        let file = f.path.strip_prefix(self.fixtures_dir).unwrap_or(&f.path).display().to_string();
+        let mut result = TestResult {
+            name: f.name.clone(),
+            group: f.group.clone(),
+            tags: f.tags.clone(),
+            score: 0.0,
+            max_score: f.points,
+            passed: false,
+            visibility: f.visibility,
+            about: f.description.clone().unwrap_or_else(|| describe(f)),
+            failure: None,
+            moves: None,
+            reproduce: None,
+            printed: None,
+            origin: Origin::Fixture { file, version: f.version.clone() },
+        };
+        let mut d = match self.start(driver, index, self.config.time_limit_ms, sandbox) {
+            Ok(d) => d,
+            Err(e) => {
+                result.failure = Some(e);
+                return result;
+            }
+        };
+        match walk(f, &mut d, |n, _, o| key.compare(n, o), |_, _, _| {}) {
+            Ok(()) => {
+                result.passed = true;
+                result.score = f.points;
+            }
+            Err(departure) => {
+                result.reproduce = Some(reproduce_fixture(f, &departure.moves));
+                result.moves = Some(departure.moves);
+                result.failure = Some(departure.message);
+                result.printed = printed(&d.stderr());
+            }
+        }
+        result
+    }
+
+    fn law(&self, driver: &Path, index: usize, law: &str, sandbox: &mut String) -> TestResult {
+        let (seed, cases) = (self.config.seed, self.config.law_cases);
+        let mut result = TestResult {
+            name: format!("law: {law}"),
+            group: "laws".into(),
+            tags: vec!["laws".into()],
+            score: 0.0,
+            max_score: self.config.law_points,
+            passed: false,
+            visibility: self.config.law_visibility,
+            about: format!("the conformance kit's law `{law}` holds on {cases} random games"),
+            failure: None,
+            moves: None,
+            reproduce: Some(format!(
+                "let verdict = game_api::conformance::check_law(&game, \"{law}\", \
+                 &game_api::conformance::KitConfig {{ cases: {cases}, seed: {seed} }});\n\
+                 assert!(verdict.passed(), \"{{:?}}\", verdict.failure);"
+            )),
+            printed: None,
+            origin: Origin::Law { seed, cases },
+        };
+        let outcome = self.start(driver, index, self.config.law_time_limit_ms, sandbox).and_then(|mut d| {
+            let options = self.game.law_options.clone();
+            let verdict = match d.call(&Request::New { options }) {
+                Ok(Response::Ready { .. }) => d.call(&Request::Law { name: law.to_owned(), seed, cases }),
+                other => other,
+            };
+            let failure = match verdict {
+                Ok(Response::Law { failure }) => failure,
+                Ok(Response::OptionsRefused { message }) => {
+                    Some(format!("from_options refused `{}`: {message}", self.game.law_options))
+                }
+                Ok(other) => Some(format!("an unexpected reply: {other:?}")),
+                Err(f) => Some(f.to_string()),
+            };
+            result.printed = failure.as_ref().and_then(|_| printed(&d.stderr()));
+            failure.map_or(Ok(()), Err)
+        });
+        match outcome {
+            Ok(()) => {
+                result.passed = true;
+                result.score = result.max_score;
+                result.reproduce = None;
+            }
+            Err(e) => result.failure = Some(e),
+        }
+        result
+    }
+}
+
+/// The default one-line description of a fixture.
+fn describe(f: &Fixture) -> String {
+    let mut parts = vec![format!("replays {} moves, checking the status and legal moves after each", f.moves.len())];
+    if !f.nonsense.is_empty() {
+        parts.push("nonsense input is rejected".into());
+    }
+    if !f.illegal.is_empty() {
+        parts.push("illegal moves are refused".into());
+    }
+    if !f.ai.is_empty() {
+        parts.push("minimax finds the right move".into());
+    }
+    parts.join("; ")
+}
+
+fn reproduce_fixture(f: &Fixture, moves: &[String]) -> String {
+    let options: Vec<String> = f.options.iter().map(|(k, v)| format!("\"{k}={v}\"")).collect();
+    let moves: Vec<String> = moves.iter().map(|m| format!("{m:?}")).collect();
+    format!(
+        "use game_api::{{Configurable, Game, Options}};\n\
+         let game = your_crate::Submission::from_options(&Options::parse_args([{}]).unwrap()).unwrap();\n\
+         let states = game_api::replay(&game, &[{}] as &[&str]).unwrap();\n\
+         let state = states.last().unwrap();\n\
+         println!(\"{{:?}} {{:?}}\", game.game_status(state), game.legal_moves(state));",
+        options.join(", "),
+        moves.join(", ")
+    )
+}
+
+/// The first lines the program printed, if any.
+fn printed(stderr: &str) -> Option<String> {
+    let lines: Vec<&str> = stderr.lines().take(12).collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}

@@ -1,0 +1,421 @@
+//! Grades out: `results.json` in Gradescope's format, a Markdown feedback
+//! report a student can read on its own, the class's CSV gradebook and the
+//! terminal summary. Every file is written atomically (a temporary file,
+//! then a rename), so an interrupted run never leaves half a report.
+
+use crate::fixture::Visibility;
+use crate::judge::{Origin, TestResult};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Everything about one graded submission; stored inside `results.json`
+/// (as `extra_data`) so that a regrade can be compared with it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SubmissionResult {
+    /// The student (the submission folder's name).
+    pub student: String,
+    /// The game.
+    pub game: String,
+    /// Points earned.
+    pub score: f64,
+    /// Points available.
+    pub max_score: f64,
+    /// Seconds spent judging (and building).
+    pub execution_time: f64,
+    /// The conformance kit's seed.
+    pub seed: u64,
+    /// Fixture file → version, for every fixture graded.
+    pub fixture_versions: BTreeMap<String, String>,
+    /// How the student process was sandboxed.
+    pub sandbox: String,
+    /// Whether tests shown after the due date are shown in the feedback.
+    pub after_due_date: bool,
+    /// Every test.
+    pub tests: Vec<TestResult>,
+}
+
+impl SubmissionResult {
+    /// Totals the tests and collects the fixture versions.
+    #[must_use]
+    pub fn new(student: &str, game: &str, seed: u64, sandbox: String, tests: Vec<TestResult>) -> Self {
+        let fixture_versions = tests
+            .iter()
+            .filter_map(|t| match &t.origin {
+                Origin::Fixture { file, version } => Some((file.clone(), version.clone())),
+                _ => None,
+            })
+            .collect();
+        SubmissionResult {
+            student: student.to_owned(),
+            game: game.to_owned(),
+            score: tests.iter().map(|t| t.score).sum(),
+            max_score: tests.iter().map(|t| t.max_score).sum(),
+            execution_time: 0.0,
+            seed,
+            fixture_versions,
+            sandbox,
+            after_due_date: false,
+            tests,
+        }
+    }
+
+    /// The names of the failed tests.
+    #[must_use]
+    pub fn failing(&self) -> Vec<&str> {
+        self.tests.iter().filter(|t| !t.passed).map(|t| t.name.as_str()).collect()
+    }
+
+    /// `results.json`, in Gradescope's autograder format.
+    #[must_use]
+    pub fn gradescope_json(&self) -> String {
+        let tests: Vec<GradescopeTest> = self
+            .tests
+            .iter()
+            .map(|t| GradescopeTest {
+                name: t.name.clone(),
+                score: t.score,
+                max_score: t.max_score,
+                status: if t.passed { "passed" } else { "failed" },
+                output: test_text(t),
+                visibility: t.visibility,
+                tags: t.tags.clone(),
+            })
+            .collect();
+        let results = Gradescope {
+            score: self.score,
+            execution_time: self.execution_time,
+            output: self.headline(),
+            visibility: Visibility::Visible,
+            stdout_visibility: Visibility::Hidden,
+            tests,
+            extra_data: self,
+        };
+        serde_json::to_string_pretty(&results).expect("results serialise")
+    }
+
+    /// Reads back the result stored in a `results.json`.
+    ///
+    /// # Errors
+    /// A message when the file is not a `results.json` written by the grader.
+    pub fn from_gradescope_json(text: &str) -> Result<Self, String> {
+        #[derive(Deserialize)]
+        struct Stored {
+            extra_data: SubmissionResult,
+        }
+        serde_json::from_str::<Stored>(text).map(|s| s.extra_data).map_err(|e| e.to_string())
+    }
+
+    /// The public verdict in one sentence: never implies that tests the
+    /// student cannot see have passed.
+    #[must_use]
+    pub fn headline(&self) -> String {
+        let public: Vec<&TestResult> = self.tests.iter().filter(|t| t.visibility == Visibility::Visible).collect();
+        let failed = public.iter().filter(|t| !t.passed).count();
+        let unseen = self.tests.len() - public.len();
+        let mut text = if public.is_empty() {
+            "No public checks.".to_owned()
+        } else if failed == 0 {
+            "All public checks passed.".to_owned()
+        } else {
+            format!("{failed} of {} public checks failed.", public.len())
+        };
+        if unseen > 0 {
+            let _ = write!(text, " {unseen} more checks are not shown here.");
+        }
+        text
+    }
+
+    /// The feedback report in Markdown, for the student.
+    #[must_use]
+    pub fn feedback_markdown(&self) -> String {
+        let shown = |t: &&TestResult| {
+            t.visibility == Visibility::Visible || (self.after_due_date && t.visibility == Visibility::AfterDueDate)
+        };
+        let public: Vec<&TestResult> = self.tests.iter().filter(|t| t.visibility == Visibility::Visible).collect();
+        let (got, max) = (public.iter().map(|t| t.score).sum::<f64>(), public.iter().map(|t| t.max_score).sum::<f64>());
+        let mut md = format!("# Feedback: {} ({})\n\n{}\n\n", self.student, self.game, self.headline());
+        let _ = writeln!(
+            md,
+            "Public checks: {} of {} passed, {} of {} points.\n",
+            public.iter().filter(|t| t.passed).count(),
+            public.len(),
+            points(got),
+            points(max)
+        );
+        let failed: Vec<&TestResult> = self.tests.iter().filter(|t| t.visibility == Visibility::Visible && !t.passed).collect();
+        if !failed.is_empty() {
+            md += "## Failed checks\n\n";
+            for t in failed {
+                let _ = writeln!(md, "### {} ({} points)\n\nChecks that {}.\n", t.name, points(t.max_score), t.about);
+                md += &failure_details(t);
+            }
+        }
+        let passed: Vec<&TestResult> = public.iter().copied().filter(|t| t.passed).collect();
+        if !passed.is_empty() {
+            md += "## Passed checks\n\n";
+            for t in passed {
+                let _ = writeln!(md, "- {} ({} points)", t.name, points(t.max_score));
+            }
+            md += "\n";
+        }
+        let later: Vec<&TestResult> =
+            self.tests.iter().filter(|t| t.visibility != Visibility::Visible).filter(shown).collect();
+        if !later.is_empty() {
+            md += "## Checks shown after the due date\n\n";
+            for t in later {
+                let _ = writeln!(md, "- {}: {}", t.name, if t.passed { "passed" } else { "failed" });
+            }
+            md += "\n";
+        }
+        let hidden = self.tests.iter().filter(|t| t.visibility != Visibility::Visible && !shown(t)).count();
+        if hidden > 0 {
+            let _ = writeln!(md, "{hidden} checks are not shown here (hidden, or shown after the due date).\n");
+        }
+        let _ = writeln!(
+            md,
+            "---\nGraded with seed {} and {} fixture files (versions in results.json), so a regrade gives the same result.",
+            self.seed,
+            self.fixture_versions.len()
+        );
+        md
+    }
+
+    /// Writes `results.json` and `feedback.md` into `dir` atomically;
+    /// `results.json` goes last, so its presence means the student is done.
+    ///
+    /// # Errors
+    /// When a file cannot be written.
+    pub fn write(&self, dir: &Path) -> std::io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        write_atomic(&dir.join("feedback.md"), self.feedback_markdown().as_bytes())?;
+        write_atomic(&dir.join("results.json"), self.gradescope_json().as_bytes())
+    }
+}
+
+#[derive(Serialize)]
+struct Gradescope<'a> {
+    score: f64,
+    execution_time: f64,
+    output: String,
+    visibility: Visibility,
+    stdout_visibility: Visibility,
+    tests: Vec<GradescopeTest>,
+    extra_data: &'a SubmissionResult,
+}
+
+#[derive(Serialize)]
+struct GradescopeTest {
+    name: String,
+    score: f64,
+    max_score: f64,
+    status: &'static str,
+    output: String,
+    visibility: Visibility,
+    tags: Vec<String>,
+}
+
+fn points(p: f64) -> String {
+    // `+ 0.0` turns the -0.0 of an empty sum into 0.
+    let text = format!("{:.2}", p + 0.0);
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+/// A test's whole story as plain text (the `output` of a Gradescope test).
+fn test_text(t: &TestResult) -> String {
+    let mut text = format!("Checks that {}.", t.about);
+    if let Some(failure) = &t.failure {
+        if let Some(moves) = &t.moves {
+            let _ = write!(text, "\nAfter the moves [{}] ({} moves):", moves.join(" "), moves.len());
+        }
+        let _ = write!(text, "\n{failure}");
+        if let Some(printed) = &t.printed {
+            let _ = write!(text, "\nThe program printed:\n{printed}");
+        }
+        if let Some(r) = &t.reproduce {
+            let _ = write!(text, "\nTo reproduce:\n{r}");
+        }
+    }
+    text
+}
+
+fn failure_details(t: &TestResult) -> String {
+    let mut md = String::new();
+    if let Some(moves) = &t.moves {
+        let shown = if moves.is_empty() { "none (the initial position)".to_owned() } else { moves.join(" ") };
+        let _ = writeln!(md, "Moves so far: {shown}\n");
+    }
+    if let Some(failure) = &t.failure {
+        let _ = writeln!(md, "```text\n{failure}\n```\n");
+    }
+    if let Some(printed) = &t.printed {
+        let _ = writeln!(md, "Your program printed (stdout and stderr):\n\n```text\n{printed}\n```\n");
+    }
+    if let Some(r) = &t.reproduce {
+        let _ = writeln!(md, "To reproduce it, put this in a test of your crate:\n\n```rust\n{r}\n```\n");
+    }
+    md
+}
+
+/// Writes a file atomically: a temporary file beside it, then a rename.
+///
+/// # Errors
+/// When the file cannot be written.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// The class's gradebook: one row per student, one column per test group
+/// (points earned), then the total and the maximum.
+#[must_use]
+pub fn gradebook_csv(results: &[SubmissionResult]) -> String {
+    let mut groups: Vec<&str> = Vec::new();
+    for r in results {
+        for t in &r.tests {
+            if !groups.contains(&t.group.as_str()) {
+                groups.push(&t.group);
+            }
+        }
+    }
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let header: Vec<&str> = std::iter::once("student").chain(groups.iter().copied()).chain(["total", "max"]).collect();
+    w.write_record(&header).expect("in-memory CSV");
+    for r in results {
+        let mut row = vec![r.student.clone()];
+        for g in &groups {
+            row.push(points(r.tests.iter().filter(|t| t.group == *g).map(|t| t.score).sum()));
+        }
+        row.push(points(r.score));
+        row.push(points(r.max_score));
+        w.write_record(&row).expect("in-memory CSV");
+    }
+    String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("UTF-8 input gives UTF-8 CSV")
+}
+
+/// The terminal summary: one line per student (score, max, failing tests),
+/// then class statistics.
+#[must_use]
+pub fn summary(results: &[SubmissionResult]) -> String {
+    let width = results.iter().map(|r| r.student.len()).max().unwrap_or(7).max(7);
+    let mut text = format!("{:<width$}  {:>7}  {:>7}  failing\n", "student", "score", "max");
+    for r in results {
+        let failing = r.failing();
+        let failing = if failing.is_empty() { "-".to_owned() } else { failing.join(", ") };
+        let _ = writeln!(text, "{:<width$}  {:>7}  {:>7}  {failing}", r.student, points(r.score), points(r.max_score));
+    }
+    if results.is_empty() {
+        text += "no submissions\n";
+        return text;
+    }
+    let mut scores: Vec<f64> = results.iter().map(|r| r.score).collect();
+    scores.sort_by(f64::total_cmp);
+    let n = scores.len();
+    let mean = scores.iter().sum::<f64>() / n as f64;
+    let median = if n % 2 == 1 { scores[n / 2] } else { (scores[n / 2 - 1] + scores[n / 2]) / 2.0 };
+    let full = results.iter().filter(|r| r.score >= r.max_score && r.max_score > 0.0).count();
+    let _ = writeln!(
+        text,
+        "\nclass: {n} submissions, mean {}, median {}, min {}, max {}, full marks {full}",
+        points(mean),
+        points(median),
+        points(scores[0]),
+        points(scores[n - 1])
+    );
+    let mut fails: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in results {
+        for name in r.failing() {
+            *fails.entry(name).or_default() += 1;
+        }
+    }
+    let mut fails: Vec<(&str, usize)> = fails.into_iter().collect();
+    fails.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    if !fails.is_empty() {
+        let top: Vec<String> = fails.iter().take(8).map(|(name, k)| format!("{name} ({k})")).collect();
+        let _ = writeln!(text, "most failed: {}", top.join(", "));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn test(name: &str, group: &str, passed: bool, visibility: Visibility) -> TestResult {
+        TestResult {
+            name: name.into(),
+            group: group.into(),
+            tags: vec![],
+            score: if passed { 2.0 } else { 0.0 },
+            max_score: 2.0,
+            passed,
+            visibility,
+            about: "something holds".into(),
+            failure: (!passed).then(|| "expected: a\ngot: b".into()),
+            moves: (!passed).then(|| vec!["4".into(), "5".into()]),
+            reproduce: (!passed).then(|| "replay".into()),
+            printed: None,
+            origin: Origin::Fixture { file: format!("{name}.toml"), version: "sha256:00".into() },
+        }
+    }
+
+    #[test]
+    fn the_headline_never_claims_hidden_checks_passed() {
+        let r = SubmissionResult::new(
+            "ann",
+            "nim",
+            1,
+            "fully enforced".into(),
+            vec![test("a", "g", true, Visibility::Visible), test("h", "g", false, Visibility::Hidden)],
+        );
+        assert_eq!(r.headline(), "All public checks passed. 1 more checks are not shown here.");
+        let md = r.feedback_markdown();
+        assert!(!md.contains("### h") && !md.contains("- h"), "{md}");
+        assert!(md.contains("Public checks: 1 of 1 passed, 2 of 2 points."), "{md}");
+    }
+
+    #[test]
+    fn after_due_date_checks_show_only_name_and_result_once_visible() {
+        let mut r = SubmissionResult::new(
+            "ann",
+            "nim",
+            1,
+            String::new(),
+            vec![test("late", "g", false, Visibility::AfterDueDate)],
+        );
+        assert!(!r.feedback_markdown().contains("late"));
+        r.after_due_date = true;
+        let md = r.feedback_markdown();
+        assert!(md.contains("- late: failed"), "{md}");
+        assert!(!md.contains("expected: a"), "{md}");
+    }
+
+    #[test]
+    fn gradescope_json_has_the_required_fields_and_reads_back() {
+        let r = SubmissionResult::new("bo", "nim", 7, String::new(), vec![test("a", "g", false, Visibility::Visible)]);
+        let json: serde_json::Value = serde_json::from_str(&r.gradescope_json()).unwrap();
+        assert_eq!(json["score"], 0.0);
+        assert_eq!(json["tests"][0]["status"], "failed");
+        assert_eq!(json["tests"][0]["max_score"], 2.0);
+        assert_eq!(json["tests"][0]["visibility"], "visible");
+        assert!(json["tests"][0]["output"].as_str().unwrap().contains("After the moves [4 5] (2 moves):\nexpected: a"));
+        assert_eq!(json["extra_data"]["seed"], 7);
+        assert_eq!(SubmissionResult::from_gradescope_json(&r.gradescope_json()).unwrap(), r);
+    }
+
+    #[test]
+    fn gradebook_has_a_column_per_group_and_quotes_names() {
+        let a = SubmissionResult::new(
+            "ann, jr",
+            "nim",
+            1,
+            String::new(),
+            vec![test("a", "wins", true, Visibility::Visible), test("b", "rules", false, Visibility::Hidden)],
+        );
+        let b = SubmissionResult::new("bo", "nim", 1, String::new(), vec![test("a", "wins", false, Visibility::Visible)]);
+        assert_eq!(gradebook_csv(&[a, b]), "student,wins,rules,total,max\n\"ann, jr\",2,0,2,4\nbo,0,0,0,2\n");
+    }
+}

@@ -1,0 +1,268 @@
+//! Starting a driver process with limits, and talking to it with a deadline.
+//!
+//! Whatever the student's code does (panic, abort, overflow its stack, loop
+//! forever, eat memory, print on stdout, write files), the grader only ever
+//! sees a reply, a timeout or a dead process, and turns each into the
+//! failure of the one test being run.
+//!
+//! From outside, the driver gets an empty environment (only `HOME` and
+//! `TMPDIR`, both pointing at its scratch directory, which is also its
+//! working directory), an address-space limit, a CPU-time limit, a limit on
+//! the size of any file it writes, no core dumps, and a wall-clock deadline
+//! after which it is killed. The driver confines itself further (see
+//! [`crate::driver`]).
+
+use crate::driver::Hello;
+use crate::protocol::{Request, Response};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Resource limits of a driver process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Address space, in bytes (`RLIMIT_AS`).
+    pub memory_bytes: u64,
+    /// CPU time, in seconds (`RLIMIT_CPU`).
+    pub cpu_seconds: u64,
+    /// Largest file it may write, in bytes (`RLIMIT_FSIZE`).
+    pub file_bytes: u64,
+}
+
+/// Longest reply line read from a driver; a longer one is a failure.
+const MAX_LINE: u64 = 16 << 20;
+/// How much of a driver's stderr is kept for feedback.
+const MAX_STDERR: usize = 16 << 10;
+
+/// Why a request got no usable reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// No reply before the deadline: the process was killed.
+    TimedOut(Duration),
+    /// The process ended; `cause` says how, in words.
+    Died {
+        /// How it died (signal, exit code, and the likely reason).
+        cause: String,
+    },
+    /// A reply that is not a protocol line.
+    Garbled(String),
+    /// The driver could not be started at all.
+    Spawn(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::TimedOut(d) => write!(f, "no answer within the time limit of {:.1} s (an endless loop?); the process was stopped", d.as_secs_f64()),
+            Failure::Died { cause } => write!(f, "the program stopped: {cause}"),
+            Failure::Garbled(line) => write!(f, "the driver sent an unreadable reply: {line}"),
+            Failure::Spawn(e) => write!(f, "the driver could not be started: {e}"),
+        }
+    }
+}
+
+/// A running driver process.
+pub struct Driver {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Result<String, String>>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+    deadline: Instant,
+    time_limit: Duration,
+    limits: Limits,
+    hello: Hello,
+}
+
+impl Driver {
+    /// Starts `binary` in `scratch` (created if needed) with `limits`; the
+    /// whole conversation must end within `time_limit`.
+    ///
+    /// # Errors
+    /// [`Failure`] when it cannot start or does not say hello in time.
+    pub fn start(binary: &Path, scratch: &Path, limits: Limits, time_limit: Duration) -> Result<Driver, Failure> {
+        std::fs::create_dir_all(scratch).map_err(|e| Failure::Spawn(format!("{}: {e}", scratch.display())))?;
+        let mut command = Command::new(binary);
+        command
+            .env_clear()
+            .env("HOME", scratch)
+            .env("TMPDIR", scratch)
+            .current_dir(scratch)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        // SAFETY: only async-signal-safe calls (setrlimit) between fork and exec.
+        unsafe {
+            command.pre_exec(move || {
+                set_limit(libc::RLIMIT_AS, limits.memory_bytes)?;
+                set_limit(libc::RLIMIT_CPU, limits.cpu_seconds)?;
+                set_limit(libc::RLIMIT_FSIZE, limits.file_bytes)?;
+                set_limit(libc::RLIMIT_CORE, 0)
+            });
+        }
+        let mut child = command.spawn().map_err(|e| Failure::Spawn(format!("{}: {e}", binary.display())))?;
+        let stdout = child.stdout.take().expect("piped");
+        let stderr_pipe = child.stderr.take().expect("piped");
+        let (tx, lines) = mpsc::channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut line = Vec::new();
+                match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) if line.last() != Some(&b'\n') && line.len() as u64 >= MAX_LINE => {
+                        let _ = tx.send(Err(format!("a reply longer than {} MiB", MAX_LINE >> 20)));
+                        break;
+                    }
+                    Ok(_) => {
+                        let text = String::from_utf8_lossy(&line).trim_end().to_owned();
+                        if tx.send(Ok(text)).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let keep = Arc::clone(&stderr);
+        thread::spawn(move || {
+            let mut pipe = stderr_pipe;
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let mut kept = keep.lock().expect("stderr buffer");
+                let room = MAX_STDERR.saturating_sub(kept.len());
+                kept.extend_from_slice(&buf[..n.min(room)]);
+            }
+        });
+        let stdin = child.stdin.take();
+        let mut driver = Driver {
+            child,
+            stdin,
+            lines,
+            stderr,
+            deadline: Instant::now() + time_limit,
+            time_limit,
+            limits,
+            hello: Hello { landlock: String::new() },
+        };
+        let line = driver.next_line()?;
+        driver.hello = serde_json::from_str(&line).map_err(|_| Failure::Garbled(clip(&line)))?;
+        Ok(driver)
+    }
+
+    /// What the driver said about its sandbox.
+    #[must_use]
+    pub fn hello(&self) -> &Hello {
+        &self.hello
+    }
+
+    /// Sends a request and waits for the reply until the deadline.
+    ///
+    /// # Errors
+    /// [`Failure`] when there is no usable reply; the process is then dead.
+    pub fn call(&mut self, request: &Request) -> Result<Response, Failure> {
+        let line = serde_json::to_string(request).expect("requests serialise");
+        let sent = self.stdin.as_mut().map(|stdin| writeln!(stdin, "{line}").and_then(|()| stdin.flush()));
+        if !matches!(sent, Some(Ok(()))) {
+            return Err(self.death());
+        }
+        let reply = self.next_line()?;
+        serde_json::from_str(&reply).map_err(|_| {
+            self.kill();
+            Failure::Garbled(clip(&reply))
+        })
+    }
+
+    /// The first part of what the process wrote on stderr (and on stdout,
+    /// which the driver points at stderr).
+    #[must_use]
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.stderr.lock().expect("stderr buffer")).into_owned()
+    }
+
+    fn next_line(&mut self) -> Result<String, Failure> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(Ok(line)) => Ok(line),
+            Ok(Err(why)) => {
+                self.kill();
+                Err(Failure::Garbled(why))
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                self.kill();
+                Err(Failure::TimedOut(self.time_limit))
+            }
+            Err(RecvTimeoutError::Disconnected) => Err(self.death()),
+        }
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Waits for the process (it closed its output) and says how it died.
+    fn death(&mut self) -> Failure {
+        self.stdin = None;
+        let status = match self.child.wait() {
+            Ok(s) => s,
+            Err(e) => return Failure::Died { cause: format!("could not be waited for: {e}") },
+        };
+        // Let the stderr reader catch up with the last words.
+        thread::sleep(Duration::from_millis(20));
+        let stderr = self.stderr();
+        let cause = if stderr.contains("has overflowed its stack") {
+            "stack overflow (endless recursion?)".to_owned()
+        } else if stderr.contains("memory allocation of") {
+            format!("out of memory (the limit is {} MiB)", self.limits.memory_bytes >> 20)
+        } else {
+            match (status.signal(), status.code()) {
+                (Some(libc::SIGXCPU), _) => format!("CPU time limit of {} s exceeded", self.limits.cpu_seconds),
+                (Some(libc::SIGXFSZ), _) => format!("wrote a file larger than {} bytes", self.limits.file_bytes),
+                (Some(libc::SIGABRT), _) => "aborted (std::process::abort or a failed allocation)".to_owned(),
+                (Some(libc::SIGSEGV), _) => "crashed (segmentation fault)".to_owned(),
+                (Some(libc::SIGKILL), _) => "killed".to_owned(),
+                (Some(sig), _) => format!("killed by signal {sig}"),
+                (None, Some(code)) => format!("exited with code {code} (std::process::exit?)"),
+                (None, None) => "ended".to_owned(),
+            }
+        };
+        Failure::Died { cause }
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> std::io::Result<()> {
+    let limit = libc::rlimit { rlim_cur: value, rlim_max: value };
+    // SAFETY: setrlimit only reads the struct we pass.
+    if unsafe { libc::setrlimit(resource, &limit) } == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+fn clip(text: &str) -> String {
+    const MAX: usize = 300;
+    if text.len() <= MAX {
+        text.to_owned()
+    } else {
+        let mut end = MAX;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        format!("{}...", &text[..end])
+    }
+}
