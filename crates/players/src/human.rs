@@ -28,12 +28,32 @@ use std::io::{self, BufRead, Write};
 pub struct Human<R, W> {
     input: R,
     output: W,
+    help: String,
 }
 
 impl<R: BufRead, W: Write> Human<R, W> {
     /// A human reading moves from `input` and writing prompts to `output`.
     pub fn new(input: R, output: W) -> Self {
-        Human { input, output }
+        Human { input, output, help: String::new() }
+    }
+
+    /// Adds text that `help` shows before the legal moves, such as the
+    /// game's rules and notation.
+    ///
+    /// ```
+    /// # use game_api::Game;
+    /// # fn demo<G: Game>(game: &G) {
+    /// use players::{Agent, Human};
+    /// let mut human = Human::new("help\nquit\n".as_bytes(), Vec::new()).with_help("Take 1 or 2 stones.");
+    /// human.decide(game, &game.initial_state());
+    /// let (_, shown) = human.into_parts();
+    /// assert!(String::from_utf8(shown).unwrap().contains("Take 1 or 2 stones."));
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn with_help(mut self, text: impl Into<String>) -> Self {
+        self.help = text.into();
+        self
     }
 
     /// Gives back the input and the output (tests read what was written).
@@ -61,6 +81,9 @@ impl<R: BufRead, W: Write> Human<R, W> {
                 "undo" => return Ok(Decision::Undo),
                 "hint" => return Ok(Decision::Hint),
                 "help" | "?" => {
+                    if !self.help.is_empty() {
+                        writeln!(self.output, "{}", self.help)?;
+                    }
                     writeln!(self.output, "{}", legal_moves_line(game, state))?;
                     writeln!(self.output, "also: help, undo, hint, quit")?;
                     continue;
