@@ -16,7 +16,7 @@
 //! is a [`Hello`] saying how far the sandbox is enforced.
 
 use crate::protocol::{Request, Response};
-use crate::session::{AiFactory, Session};
+use crate::session::Session;
 use game_api::{Configurable, Game};
 use landlock::{
     path_beneath_rules, Access, AccessFs, AccessNet, RulesetAttr, RulesetCreatedAttr, RulesetStatus, Scope, ABI,
@@ -39,13 +39,13 @@ pub struct Hello {
 ///
 /// ```no_run
 /// # type Submission = nim::Nim;
-/// fn main() { grader::driver::run::<Submission>(grader::driver::minimax) }
+/// fn main() { grader::driver::run::<Submission>() }
 /// ```
-pub fn run<G: Game + Configurable + 'static>(ai: AiFactory<G>) -> ! {
+pub fn run<G: Game + Configurable>() -> ! {
     let landlock = confine_to_working_directory();
     let mut out = take_stdout();
     let hello = Hello { landlock };
-    let mut session = Session::<G>::new(ai);
+    let mut session = Session::<G>::new();
     let mut send = |line: String| {
         // A broken pipe means the grader has gone: nothing left to do.
         if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {

@@ -26,3 +26,4 @@ pub mod protocol;
 pub mod report;
 pub mod sandbox;
 pub mod session;
+pub mod submission;

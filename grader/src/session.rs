@@ -8,11 +8,8 @@
 use crate::protocol::{canonical_order, Observation, Request, Response};
 use game_api::conformance::{check_law, KitConfig, LAWS};
 use game_api::{Configurable, Game};
-use players::{Agent, Decision};
+use players::{Agent, Decision, Minimax};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-
-/// Builds the search used by `Ai` requests at a given depth.
-pub type AiFactory<G> = fn(u32) -> Box<dyn Agent<G>>;
 
 /// A game being questioned: the game built by the last `New`, and its
 /// current state.
@@ -38,7 +35,7 @@ pub type AiFactory<G> = fn(u32) -> Box<dyn Agent<G>>;
 /// #   fn from_options(o: &Options) -> Result<Self, OptionsError> { o.check_known(&[])?; Ok(Count) }
 /// #   fn options(&self) -> Options { Options::new() }
 /// #   fn notation() -> &'static str { "1" } fn rules() -> &'static str { "" } }
-/// let mut session = Session::<Count>::new(grader::session::no_ai);
+/// let mut session = Session::<Count>::new();
 /// assert_eq!(session.handle(&Request::New { options: Options::new() }),
 ///            Response::Ready { name: "count".into() });
 /// assert!(matches!(session.handle(&Request::Play { text: "x".into() }), Response::Rejected { .. }));
@@ -46,29 +43,19 @@ pub type AiFactory<G> = fn(u32) -> Box<dyn Agent<G>>;
 /// ```
 pub struct Session<G: Game> {
     game: Option<(G, G::State)>,
-    ai: AiFactory<G>,
 }
 
-/// An [`AiFactory`] for sessions that never get `Ai` requests: it plays
-/// the first legal move.
-pub fn no_ai<G: Game + 'static>(_depth: u32) -> Box<dyn Agent<G>> {
-    struct First;
-    impl<G: Game> Agent<G> for First {
-        fn name(&self) -> String {
-            "first legal move".into()
-        }
-        fn decide(&mut self, game: &G, state: &G::State) -> Decision<G::Move> {
-            game.legal_moves(state).into_iter().next().map_or(Decision::Resign, |m| Decision::Play(m, None))
-        }
+impl<G: Game + Configurable> Default for Session<G> {
+    fn default() -> Self {
+        Self::new()
     }
-    Box::new(First)
 }
 
 impl<G: Game + Configurable> Session<G> {
-    /// A session with no game yet; `ai` builds the searcher for `Ai` requests.
+    /// A session with no game yet.
     #[must_use]
-    pub fn new(ai: AiFactory<G>) -> Self {
-        Session { game: None, ai }
+    pub fn new() -> Self {
+        Session { game: None }
     }
 
     /// Answers one request. A panic in the game's code becomes
@@ -119,7 +106,8 @@ impl<G: Game + Configurable> Session<G> {
                     Ok(_) => Response::Accepted,
                 }
             }
-            Request::Ai { depth } => match (self.ai)(*depth).decide(game, state) {
+            // The course's minimax, so the check is about the game, not the search.
+            Request::Ai { depth } => match Minimax::new(Some(*depth)).decide(game, state) {
                 Decision::Play(mv, _) => Response::Chose { text: game.string_of_move(&mv) },
                 _ => Response::NoMove,
             },

@@ -1,0 +1,504 @@
+//! Submissions: vetting a student's crate, staging it, and building the
+//! driver that questions it.
+//!
+//! ## The contract a submission meets
+//!
+//! A submission is a folder holding one Cargo package (a library crate):
+//!
+//! - `Cargo.toml` with a `[package]` name and a dependency on `game-api`
+//!   (any spelling: a path, a git URL or a version; the grader points it at
+//!   the course's `game-api`);
+//! - `src/lib.rs` declaring `pub type Submission = YourGame;` where
+//!   `YourGame` implements `game_api::Game` and `game_api::Configurable`.
+//!   The grader builds it with `Submission::from_options`, which is how
+//!   options such as the board size reach it;
+//! - no build script, no procedural macro, no `unsafe` code, no
+//!   `include_str!`-like macros or `#[path]` (they read files at build
+//!   time), and only dependencies from the allow-list of
+//!   `fixtures/grading.toml`.
+//!
+//! Vetting refuses anything else with a clear message *before* anything is
+//! compiled: build scripts and proc-macros run arbitrary code at build time.
+//! Only `Cargo.toml`'s essentials and the `.rs` files under `src/` are
+//! staged; the manifest is written anew (so nothing unexpected in it takes
+//! effect) with `unsafe_code = "forbid"`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use thiserror::Error;
+
+/// Why a submission is refused before it is built.
+#[derive(Debug, Error, PartialEq)]
+pub enum Refusal {
+    /// No `Cargo.toml`.
+    #[error("no Cargo.toml in {0}: a submission is a folder holding one Cargo package")]
+    NoManifest(PathBuf),
+    /// `Cargo.toml` is not valid.
+    #[error("{0}")]
+    BadManifest(String),
+    /// A build script.
+    #[error("{0}: build scripts are not allowed (they run arbitrary code at build time); remove it")]
+    BuildScript(String),
+    /// A procedural macro crate.
+    #[error("Cargo.toml: `proc-macro = true` is not allowed (procedural macros run arbitrary code at build time)")]
+    ProcMacro,
+    /// A dependency that is not allowed.
+    #[error("Cargo.toml: dependency `{name}` is not allowed: {why}")]
+    Dependency {
+        /// The dependency.
+        name: String,
+        /// Why.
+        why: String,
+    },
+    /// No `src/lib.rs`.
+    #[error("no src/lib.rs: a submission is a library crate whose src/lib.rs declares `pub type Submission = YourGame;`")]
+    NoLib,
+    /// Source that reads files at build time or uses forbidden features.
+    #[error("{file}:{line}: `{what}` is not allowed in submissions ({why})")]
+    Source {
+        /// The file, relative to the submission.
+        file: String,
+        /// Its line, from 1.
+        line: usize,
+        /// The construct.
+        what: String,
+        /// Why it is refused.
+        why: String,
+    },
+    /// A file could not be read or copied.
+    #[error("{0}")]
+    Io(String),
+}
+
+/// A submission that passed vetting.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Vetted {
+    /// The folder.
+    pub dir: PathBuf,
+    /// The package name.
+    pub package: String,
+    /// The Rust edition.
+    pub edition: String,
+    /// Allowed dependencies with their cleaned-up specifications.
+    pub dependencies: Vec<(String, toml::Value)>,
+    /// The `.rs` files under `src/`, relative to `src/`.
+    pub sources: Vec<PathBuf>,
+}
+
+/// Source constructs refused in submissions, and why.
+const FORBIDDEN: [(&str, &str); 6] = [
+    ("include_str!", "it reads a file at build time"),
+    ("include_bytes!", "it reads a file at build time"),
+    ("include!", "it reads a file at build time"),
+    ("env!", "it reads the build environment"),
+    ("option_env!", "it reads the build environment"),
+    ("#[path", "it reads a file from anywhere at build time"),
+];
+
+/// Checks a submission folder against the contract.
+///
+/// # Errors
+/// The first [`Refusal`] met.
+pub fn vet(dir: &Path, allowed: &[String]) -> Result<Vetted, Refusal> {
+    let manifest_path = dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest_path).map_err(|_| Refusal::NoManifest(dir.to_owned()))?;
+    let manifest: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+        let (line, column) = e.span().map_or((1, 1), |s| line_column(&text, s.start));
+        Refusal::BadManifest(format!("Cargo.toml:{line}:{column}: {}", e.message().trim()))
+    })?;
+    let bad = |m: &str| Refusal::BadManifest(format!("Cargo.toml: {m}"));
+    let package = manifest.get("package").and_then(toml::Value::as_table).ok_or_else(|| bad("expected a [package] table"))?;
+    let name = package
+        .get("name")
+        .and_then(toml::Value::as_str)
+        .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+        .ok_or_else(|| bad("expected `name` in [package]: letters, digits, - and _"))?;
+    let edition = match package.get("edition").and_then(toml::Value::as_str) {
+        Some(e @ ("2015" | "2018" | "2021" | "2024")) => e.to_owned(),
+        _ => "2021".to_owned(),
+    };
+    if dir.join("build.rs").exists() {
+        return Err(Refusal::BuildScript("build.rs".into()));
+    }
+    if let Some(build) = package.get("build") {
+        if build.as_bool() != Some(false) {
+            return Err(Refusal::BuildScript(format!("Cargo.toml: `build = {build}`")));
+        }
+    }
+    if manifest.get("lib").and_then(|l| l.get("proc-macro").or_else(|| l.get("proc_macro"))).and_then(toml::Value::as_bool)
+        == Some(true)
+    {
+        return Err(Refusal::ProcMacro);
+    }
+    for section in ["build-dependencies", "build_dependencies"] {
+        if let Some(name) = manifest.get(section).and_then(toml::Value::as_table).and_then(|t| t.keys().next()) {
+            return Err(Refusal::Dependency {
+                name: name.clone(),
+                why: "build dependencies only serve build scripts, which are not allowed".into(),
+            });
+        }
+    }
+    if manifest.contains_key("target") {
+        return Err(bad("platform-specific [target] tables are not supported: use [dependencies]"));
+    }
+    let mut dependencies = Vec::new();
+    for (dep, spec) in manifest.get("dependencies").and_then(toml::Value::as_table).into_iter().flatten() {
+        if dep == "game-api" || dep == "game_api" {
+            continue;
+        }
+        let refuse = |why: &str| Refusal::Dependency { name: dep.clone(), why: why.to_owned() };
+        if !allowed.iter().any(|a| a == dep) {
+            return Err(refuse(&format!(
+                "the allow-list has only game-api{}{}",
+                if allowed.is_empty() { "" } else { ", " },
+                allowed.join(", ")
+            )));
+        }
+        dependencies.push((dep.clone(), clean_spec(spec).map_err(|why| refuse(&why))?));
+    }
+    if !dir.join("src/lib.rs").is_file() {
+        return Err(Refusal::NoLib);
+    }
+    let sources = rust_files(&dir.join("src")).map_err(Refusal::Io)?;
+    for file in &sources {
+        let text = std::fs::read_to_string(dir.join("src").join(file))
+            .map_err(|e| Refusal::Io(format!("src/{}: {e}", file.display())))?;
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            let squeezed: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+            if let Some((what, why)) = FORBIDDEN.iter().find(|(what, _)| mentions(&squeezed, what)) {
+                return Err(Refusal::Source {
+                    file: format!("src/{}", file.display()),
+                    line: i + 1,
+                    what: (*what).to_owned(),
+                    why: (*why).to_owned(),
+                });
+            }
+        }
+    }
+    Ok(Vetted { dir: dir.to_owned(), package: name.to_owned(), edition, dependencies, sources })
+}
+
+/// Whether `code` (whitespace removed) uses the macro or attribute `what`
+/// (so `env!` is found, but not inside `my_env!`).
+fn mentions(code: &str, what: &str) -> bool {
+    code.match_indices(what).any(|(at, _)| {
+        what.starts_with('#')
+            || !code[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_')
+    }) || (what == "#[path" && code.contains("#![path"))
+}
+
+/// Keeps only the registry keys of a dependency's specification.
+fn clean_spec(spec: &toml::Value) -> Result<toml::Value, String> {
+    match spec {
+        toml::Value::String(_) => Ok(spec.clone()),
+        toml::Value::Table(t) => {
+            let mut clean = toml::Table::new();
+            for (k, v) in t {
+                match k.as_str() {
+                    "version" | "features" | "default-features" | "default_features" => {
+                        clean.insert(k.clone(), v.clone());
+                    }
+                    "path" | "git" | "registry" | "package" => {
+                        return Err(format!("`{k}` is not allowed: only crates.io versions"));
+                    }
+                    _ => {}
+                }
+            }
+            Ok(toml::Value::Table(clean))
+        }
+        _ => Err("expected a version or a table".into()),
+    }
+}
+
+fn rust_files(src: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut found = Vec::new();
+    let mut stack = vec![PathBuf::new()];
+    while let Some(rel) = stack.pop() {
+        let entries = std::fs::read_dir(src.join(&rel)).map_err(|e| format!("src/{}: {e}", rel.display()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| e.to_string())?;
+            let kind = entry.file_type().map_err(|e| e.to_string())?;
+            let path = rel.join(entry.file_name());
+            if kind.is_dir() {
+                stack.push(path);
+            } else if kind.is_file() && path.extension().is_some_and(|e| e == "rs") {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// Where the course's crates are, for staged manifests and drivers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Workspace {
+    /// The workspace root (holds `Cargo.lock`, `crates/game-api`, `grader`).
+    pub root: PathBuf,
+}
+
+impl Workspace {
+    fn game_api(&self) -> PathBuf {
+        self.root.join("crates/game-api")
+    }
+}
+
+/// Copies the vetted sources into `staged` with a fresh manifest.
+///
+/// # Errors
+/// A message when a file cannot be copied or written.
+pub fn stage(v: &Vetted, staged: &Path, ws: &Workspace) -> Result<(), String> {
+    let _ = std::fs::remove_dir_all(staged);
+    for file in &v.sources {
+        let to = staged.join("src").join(file);
+        std::fs::create_dir_all(to.parent().expect("a file has a parent")).map_err(|e| e.to_string())?;
+        std::fs::copy(v.dir.join("src").join(file), &to).map_err(|e| format!("src/{}: {e}", file.display()))?;
+    }
+    let mut deps = toml::Table::new();
+    deps.insert("game-api".into(), path_dep(&ws.game_api(), None));
+    for (name, spec) in &v.dependencies {
+        deps.insert(name.clone(), spec.clone());
+    }
+    let manifest = format!(
+        "[package]\nname = {}\nversion = \"0.0.0\"\nedition = \"{}\"\npublish = false\n\n[lib]\npath = \"src/lib.rs\"\n\n\
+         [dependencies]\n{}\n[lints.rust]\nunsafe_code = \"forbid\"\n",
+        toml::Value::String(v.package.clone()),
+        v.edition,
+        toml::to_string(&deps).map_err(|e| e.to_string())?
+    );
+    std::fs::write(staged.join("Cargo.toml"), manifest).map_err(|e| e.to_string())
+}
+
+fn path_dep(path: &Path, package: Option<&str>) -> toml::Value {
+    let mut t = toml::Table::new();
+    t.insert("path".into(), toml::Value::String(path.display().to_string()));
+    if let Some(p) = package {
+        t.insert("package".into(), toml::Value::String(p.to_owned()));
+    }
+    toml::Value::Table(t)
+}
+
+/// The crate a driver is built against: a staged submission or a
+/// reference crate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// Its folder.
+    pub dir: PathBuf,
+    /// Its package name.
+    pub package: String,
+    /// The type implementing `Game`, as a path inside the crate.
+    pub type_name: String,
+}
+
+/// Writes the driver crate for `target` into `dir`; its binary is named
+/// `grader-driver-<slug>`.
+///
+/// # Errors
+/// A message when a file cannot be written.
+pub fn write_driver(dir: &Path, slug: &str, target: &Target, ws: &Workspace) -> Result<String, String> {
+    let bin = format!("grader-driver-{slug}");
+    std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
+    let mut deps = toml::Table::new();
+    deps.insert("student".into(), path_dep(&target.dir, Some(&target.package)));
+    deps.insert("grader".into(), path_dep(&ws.root.join("grader"), None));
+    let manifest = format!(
+        "[package]\nname = \"{bin}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [dependencies]\n{}\n[workspace]\n\n\
+         [profile.release]\nopt-level = 1\ndebug = false\nincremental = false\n\n\
+         [profile.release.package.\"*\"]\nopt-level = 2\n",
+        toml::to_string(&deps).map_err(|e| e.to_string())?
+    );
+    let main = format!(
+        "// Generated by the grader: the driver of one submission.\n\
+         fn main() {{\n    grader::driver::run::<student::{}>()\n}}\n",
+        target.type_name
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("src/main.rs"), main).map_err(|e| e.to_string())?;
+    // The workspace's lock file pins the same versions as the course's own
+    // build, so everything is already in Cargo's cache (offline builds).
+    if !dir.join("Cargo.lock").exists() {
+        std::fs::copy(ws.root.join("Cargo.lock"), dir.join("Cargo.lock")).map_err(|e| e.to_string())?;
+    }
+    Ok(bin)
+}
+
+/// A driver that did not build.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildFailure {
+    /// In plain words, when the cause is a mismatch with the `game-api`
+    /// interface (a missing function, a wrong signature...).
+    pub mismatch: Option<String>,
+    /// The compiler's messages (errors only, trimmed).
+    pub log: String,
+}
+
+/// Builds the driver crate in `dir` with the shared `target_dir`.
+///
+/// # Errors
+/// [`BuildFailure`] with the compiler's messages.
+pub fn build_driver(dir: &Path, bin: &str, target_dir: &Path, offline: bool) -> Result<PathBuf, BuildFailure> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    command
+        .args(["build", "--release", "--color", "never", "--quiet"])
+        .arg("--manifest-path")
+        .arg(dir.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", target_dir)
+        .current_dir(dir);
+    if offline {
+        command.arg("--offline");
+    }
+    let output = command
+        .output()
+        .map_err(|e| BuildFailure { mismatch: None, log: format!("cargo could not be started: {e}") })?;
+    if output.status.success() {
+        return Ok(target_dir.join("release").join(bin));
+    }
+    let log = String::from_utf8_lossy(&output.stderr).into_owned();
+    Err(BuildFailure { mismatch: explain_mismatch(&log), log: trim_log(&log) })
+}
+
+/// Compiler error codes that mean "this does not fit the trait", in words.
+const MISMATCHES: [(&str, &str); 9] = [
+    ("E0046", "your `impl` lacks functions the trait requires"),
+    ("E0407", "your `impl` has a function the trait does not have (a misspelt name?)"),
+    ("E0053", "a function in your `impl` has different argument or return types than in the trait"),
+    ("E0050", "a function in your `impl` takes a different number of arguments than in the trait"),
+    ("E0186", "a function in your `impl` lacks the `&self` the trait has"),
+    ("E0185", "a function in your `impl` takes `&self` where the trait has none"),
+    ("E0049", "a function in your `impl` has different generic parameters than in the trait"),
+    ("E0195", "a function in your `impl` has different lifetime parameters than in the trait"),
+    ("E0437", "your `impl` has a type the trait does not have"),
+];
+
+/// Says in plain words when a build failed because the submission does not
+/// match the `game-api` interface.
+#[must_use]
+pub fn explain_mismatch(log: &str) -> Option<String> {
+    let mut found: Vec<String> = Vec::new();
+    let mut add = |s: String| {
+        if !found.contains(&s) {
+            found.push(s);
+        }
+    };
+    for line in log.lines() {
+        for (code, words) in MISMATCHES {
+            if line.starts_with(&format!("error[{code}]")) {
+                let detail = line.split_once("]: ").map_or("", |(_, d)| d);
+                add(format!("{words}: {detail}"));
+            }
+        }
+        if line.starts_with("error[E0277]") && (line.contains("Game") || line.contains("Configurable")) {
+            add("`Submission` must be a type that implements both `game_api::Game` and `game_api::Configurable`".into());
+        }
+        if line.starts_with("error[E04") && line.contains("Submission") {
+            add("src/lib.rs must declare `pub type Submission = YourGame;` (the grader looks for that name)".into());
+        }
+        if line.contains("usage of an `unsafe`") || line.contains("declaration of an `unsafe`") {
+            add("`unsafe` code is not allowed in submissions".into());
+        }
+    }
+    (!found.is_empty()).then(|| {
+        format!(
+            "Your crate does not match the game-api interface:\n- {}\nCompare your code with the `Game` and `Configurable` traits (`cargo doc --open -p game-api`).",
+            found.join("\n- ")
+        )
+    })
+}
+
+/// Keeps the compiler's error and warning blocks, at most 200 lines.
+fn trim_log(log: &str) -> String {
+    let lines: Vec<&str> = log.lines().filter(|l| !l.trim_start().starts_with("Compiling ")).take(200).collect();
+    lines.join("\n")
+}
+
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    (before.matches('\n').count() + 1, before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder(name: &str, files: &[(&str, &str)]) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("grader-vet-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (path, text) in files {
+            let p = dir.join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        dir
+    }
+
+    const MANIFEST: &str = "[package]\nname = \"mine\"\nedition = \"2021\"\n[dependencies]\ngame-api = { path = \"../game-api\" }\n";
+
+    #[test]
+    fn a_plain_crate_passes_and_is_staged_with_a_fresh_manifest() {
+        let dir = folder("plain", &[("Cargo.toml", MANIFEST), ("src/lib.rs", "pub type Submission = u8;\n"), ("src/a/b.rs", "")]);
+        let v = vet(&dir, &[]).unwrap();
+        assert_eq!(v.package, "mine");
+        assert_eq!(v.sources, [PathBuf::from("a/b.rs"), PathBuf::from("lib.rs")]);
+        let staged = dir.join("staged");
+        stage(&v, &staged, &Workspace { root: "/ws".into() }).unwrap();
+        let m = std::fs::read_to_string(staged.join("Cargo.toml")).unwrap();
+        assert!(m.contains("path = \"/ws/crates/game-api\""), "{m}");
+        assert!(m.contains("unsafe_code = \"forbid\""), "{m}");
+        assert!(staged.join("src/a/b.rs").is_file());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn build_scripts_proc_macros_and_unlisted_dependencies_are_refused() {
+        let lib = ("src/lib.rs", "");
+        let d = folder("bs", &[("Cargo.toml", MANIFEST), ("build.rs", "fn main() {}"), lib]);
+        assert_eq!(vet(&d, &[]), Err(Refusal::BuildScript("build.rs".into())));
+        let d = folder("bs2", &[("Cargo.toml", &format!("{MANIFEST}\n[package.metadata]\n")), lib]);
+        assert!(vet(&d, &[]).is_ok());
+        let m = "[package]\nname = \"x\"\nbuild = \"gen.rs\"\n";
+        assert!(matches!(vet(&folder("bs3", &[("Cargo.toml", m), lib]), &[]), Err(Refusal::BuildScript(_))));
+        let m = "[package]\nname = \"x\"\n[lib]\nproc-macro = true\n";
+        assert_eq!(vet(&folder("pm", &[("Cargo.toml", m), lib]), &[]), Err(Refusal::ProcMacro));
+        let m = "[package]\nname = \"x\"\n[dependencies]\nrand = \"0.8\"\n";
+        let e = vet(&folder("dep", &[("Cargo.toml", m), lib]), &[]).unwrap_err().to_string();
+        assert_eq!(e, "Cargo.toml: dependency `rand` is not allowed: the allow-list has only game-api");
+        assert!(vet(&folder("dep2", &[("Cargo.toml", m), lib]), &["rand".into()]).is_ok());
+        let m = "[package]\nname = \"x\"\n[dependencies]\nrand = { path = \"/etc\" }\n";
+        assert!(vet(&folder("dep3", &[("Cargo.toml", m), lib]), &["rand".into()]).is_err());
+    }
+
+    #[test]
+    fn sources_that_read_files_at_build_time_are_refused_with_their_line() {
+        let src = "pub fn f() {}\n// include_str!(\"x\") in a comment is fine\nconst K: &str = include_str! (\"/etc/passwd\");\n";
+        let d = folder("inc", &[("Cargo.toml", MANIFEST), ("src/lib.rs", src)]);
+        let e = vet(&d, &[]).unwrap_err().to_string();
+        assert_eq!(e, "src/lib.rs:3: `include_str!` is not allowed in submissions (it reads a file at build time)");
+        let d = folder("path", &[("Cargo.toml", MANIFEST), ("src/lib.rs", "#[ path = \"/x.rs\"]\nmod m;\n")]);
+        assert!(vet(&d, &[]).unwrap_err().to_string().starts_with("src/lib.rs:1: `#[path`"));
+        let d = folder("ok", &[("Cargo.toml", MANIFEST), ("src/lib.rs", "macro_rules! my_env { () => {} }\nmy_env!();\n")]);
+        assert!(vet(&d, &[]).is_ok());
+    }
+
+    #[test]
+    fn a_broken_manifest_is_located() {
+        let d = folder("bad", &[("Cargo.toml", "[package]\nname = \"x\nedition = 2021\n"), ("src/lib.rs", "")]);
+        assert!(vet(&d, &[]).unwrap_err().to_string().starts_with("Cargo.toml:2:"), "{:?}", vet(&d, &[]));
+        let d = folder("none", &[("src/lib.rs", "")]);
+        assert!(matches!(vet(&d, &[]), Err(Refusal::NoManifest(_))));
+        let d = folder("nolib", &[("Cargo.toml", MANIFEST), ("src/main.rs", "")]);
+        assert_eq!(vet(&d, &[]), Err(Refusal::NoLib));
+    }
+
+    #[test]
+    fn trait_mismatches_are_explained_in_plain_words() {
+        let log = "error[E0046]: not all trait items implemented, missing: `legal_moves`\n  --> src/lib.rs:10:1\n";
+        let m = explain_mismatch(log).unwrap();
+        assert!(m.contains("lacks functions the trait requires: not all trait items implemented, missing: `legal_moves`"), "{m}");
+        let log = "error[E0412]: cannot find type `Submission` in crate `student`\n";
+        assert!(explain_mismatch(log).unwrap().contains("pub type Submission"));
+        assert_eq!(explain_mismatch("error[E0308]: mismatched types\n"), None);
+    }
+}
