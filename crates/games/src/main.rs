@@ -1,1 +1,41 @@
-fn main() {}
+//! `games`: play, study and solve two-player games from the terminal.
+//!
+//! This file only defines the command line and dispatches to the commands,
+//! one module each; [`registry`] builds a game from its name and options and
+//! hands it to a command written once for every game.
+
+mod bench;
+mod moves;
+mod perft;
+mod registry;
+mod solve;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Play, study and solve two-player games.
+#[derive(Parser)]
+#[command(name = "games", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Solve(solve::Args),
+    Perft(perft::Args),
+    Bench(bench::Args),
+}
+
+fn main() -> ExitCode {
+    let outcome = match Cli::parse().command {
+        Command::Solve(args) => solve::run(&args),
+        Command::Perft(args) => perft::run(&args),
+        Command::Bench(args) => bench::run(&args),
+    };
+    outcome.unwrap_or_else(|e| {
+        eprintln!("error: {e:#}");
+        ExitCode::FAILURE
+    })
+}

@@ -1,0 +1,223 @@
+//! `games bench`: how fast the engine solves Pascal Pons' Connect-4
+//! benchmark sets, beside the reference figures of his specialised solver.
+//!
+//! A benchmark, not a test: it prints figures. Each position is solved from
+//! an empty transposition table (as the reference does), and its score is
+//! checked, so a fast but wrong engine does not go unnoticed.
+
+use anyhow::{bail, Context, Result};
+use connect4::Connect4;
+use players::{Engine, EngineConfig};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Time the engine on the Connect-4 benchmark sets.
+///
+/// Prints, per set: positions, mean and median time, mean nodes, nodes per
+/// second, and the ratios to the reference solver's mean time and nodes.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The folder holding the sets (Test_L3_R1 ... Test_L1_R3).
+    #[arg(long, value_name = "DIR", default_value = default_data_dir())]
+    data: PathBuf,
+    /// Only these sets (comma-separated names, e.g. Test_L3_R1,Test_L2_R1).
+    #[arg(long, value_delimiter = ',', value_name = "SET")]
+    sets: Vec<String>,
+    /// At most this many positions per set (default: all, and the first 50
+    /// of Test_L1_R3, which takes hours in full).
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// Memory for the engine's transposition table, in MiB.
+    #[arg(long, default_value_t = 64, value_name = "MIB")]
+    table_mb: usize,
+}
+
+fn default_data_dir() -> &'static str {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/connect4")
+}
+
+/// A benchmark set and the reference solver's figures on it (from the
+/// sets' README: mean time in seconds, mean nodes per position).
+struct Set {
+    name: &'static str,
+    label: &'static str,
+    reference_time: f64,
+    reference_nodes: f64,
+    default_limit: Option<usize>,
+}
+
+const SETS: [Set; 6] = [
+    Set {
+        name: "Test_L3_R1",
+        label: "end-easy",
+        reference_time: 6.2e-6,
+        reference_nodes: 51.0,
+        default_limit: None,
+    },
+    Set {
+        name: "Test_L2_R1",
+        label: "middle-easy",
+        reference_time: 59e-6,
+        reference_nodes: 449.0,
+        default_limit: None,
+    },
+    Set {
+        name: "Test_L2_R2",
+        label: "middle-medium",
+        reference_time: 6.2e-3,
+        reference_nodes: 39_807.0,
+        default_limit: None,
+    },
+    Set {
+        name: "Test_L1_R1",
+        label: "begin-easy",
+        reference_time: 0.38e-3,
+        reference_nodes: 3_296.0,
+        default_limit: None,
+    },
+    Set {
+        name: "Test_L1_R2",
+        label: "begin-medium",
+        reference_time: 0.166,
+        reference_nodes: 1_187_923.0,
+        default_limit: None,
+    },
+    Set {
+        name: "Test_L1_R3",
+        label: "begin-hard",
+        reference_time: 6.9,
+        reference_nodes: 49.8e6,
+        default_limit: Some(50),
+    },
+];
+
+/// Runs `games bench`.
+pub fn run(args: &Args) -> Result<ExitCode> {
+    for wanted in &args.sets {
+        if !SETS.iter().any(|s| s.name == wanted) {
+            let names: Vec<&str> = SETS.iter().map(|s| s.name).collect();
+            bail!(
+                "unknown set `{wanted}` (the sets are: {})",
+                names.join(", ")
+            );
+        }
+    }
+    let game = Connect4::default();
+    let mut engine = Engine::new(EngineConfig {
+        table_megabytes: args.table_mb,
+        ..EngineConfig::default()
+    });
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{:<24} {:>9} {:>10} {:>10} {:>12} {:>10} {:>10} {:>8} {:>8} {:>6}",
+        "set",
+        "positions",
+        "mean time",
+        "median",
+        "mean nodes",
+        "nodes/s",
+        "ref time",
+        "time x",
+        "nodes x",
+        "wrong"
+    )?;
+    let mut wrong_total = 0;
+    for set in SETS
+        .iter()
+        .filter(|s| args.sets.is_empty() || args.sets.iter().any(|w| w == s.name))
+    {
+        let positions = read_set(
+            &game,
+            &args.data.join(set.name),
+            args.limit.or(set.default_limit),
+        )?;
+        let mut times = Vec::with_capacity(positions.len());
+        let mut nodes = 0u64;
+        let mut wrong = 0;
+        for (state, expected) in &positions {
+            let solved = engine.solve(&game, state);
+            times.push(solved.time);
+            nodes += solved.nodes;
+            if solved.value * state.player_to_move().sign() != *expected {
+                wrong += 1;
+            }
+        }
+        wrong_total += wrong;
+        let n = positions.len().max(1) as f64;
+        let total: Duration = times.iter().sum();
+        let mean_time = total.as_secs_f64() / n;
+        times.sort();
+        let median = times
+            .get(times.len() / 2)
+            .map_or(0.0, Duration::as_secs_f64);
+        let mean_nodes = nodes as f64 / n;
+        let rate = nodes as f64 / total.as_secs_f64().max(1e-9);
+        writeln!(
+            out,
+            "{:<24} {:>9} {:>10} {:>10} {:>12.0} {:>10} {:>10} {:>8.2} {:>8.2} {:>6}",
+            format!("{} ({})", set.name, set.label),
+            positions.len(),
+            seconds(mean_time),
+            seconds(median),
+            mean_nodes,
+            format!("{:.2}M", rate / 1e6),
+            seconds(set.reference_time),
+            mean_time / set.reference_time,
+            mean_nodes / set.reference_nodes,
+            wrong
+        )?;
+        out.flush()?;
+    }
+    Ok(if wrong_total > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The positions of a set file with their scores, at most `limit` of them.
+fn read_set(
+    game: &Connect4,
+    path: &Path,
+    limit: Option<usize>,
+) -> Result<Vec<(connect4::Position, i32)>> {
+    let text = std::fs::read_to_string(path).with_context(|| {
+        format!(
+            "cannot read {} (give the sets' folder with --data)",
+            path.display()
+        )
+    })?;
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().take(limit.unwrap_or(usize::MAX)).enumerate() {
+        let at = || format!("{}:{}", path.display(), i + 1);
+        let (moves, score) = line
+            .split_once(' ')
+            .with_context(|| format!("{}: expected `<moves> <score>`", at()))?;
+        let state = game.state_from_digits(moves).with_context(at)?;
+        let score = score
+            .trim()
+            .parse()
+            .with_context(|| format!("{}: `{score}` is not a score", at()))?;
+        positions.push((state, score));
+    }
+    Ok(positions)
+}
+
+/// Seconds in a readable unit: `6.2 µs`, `166 ms`, `6.90 s`.
+fn seconds(s: f64) -> String {
+    let (value, unit) = if s < 1e-3 {
+        (s * 1e6, "µs")
+    } else if s < 1.0 {
+        (s * 1e3, "ms")
+    } else {
+        (s, "s")
+    };
+    if value < 10.0 {
+        format!("{value:.2} {unit}")
+    } else {
+        format!("{value:.1} {unit}")
+    }
+}
