@@ -37,7 +37,10 @@ pub struct KitConfig {
 
 impl Default for KitConfig {
     fn default() -> Self {
-        KitConfig { cases: 64, seed: 0x5eed_2026 }
+        KitConfig {
+            cases: 64,
+            seed: 0x5eed_2026,
+        }
     }
 }
 
@@ -77,7 +80,9 @@ impl LawVerdict {
 /// Checks every law and returns one verdict per law, in the order of [`LAWS`].
 /// A panic inside the game counts as a failure of the law being checked.
 pub fn check_laws<G: Game + ?Sized>(game: &G, config: &KitConfig) -> Vec<LawVerdict> {
-    LAWS.iter().map(|law| check_law(game, law, config)).collect()
+    LAWS.iter()
+        .map(|law| check_law(game, law, config))
+        .collect()
 }
 
 /// Checks one law by name.
@@ -117,7 +122,11 @@ fn runner(config: &KitConfig) -> TestRunner {
     let mut seed = [0u8; 32];
     seed[..8].copy_from_slice(&config.seed.to_le_bytes());
     TestRunner::new_with_rng(
-        Config { cases: config.cases, failure_persistence: None, ..Config::default() },
+        Config {
+            cases: config.cases,
+            failure_persistence: None,
+            ..Config::default()
+        },
         TestRng::from_seed(RngAlgorithm::ChaCha, &seed),
     )
 }
@@ -156,20 +165,36 @@ fn playout<G: Game + ?Sized>(game: &G, seed: u64) -> Result<Playout<G>, String> 
     loop {
         let state = states.last().expect("never empty");
         if game.game_status(state).is_over() {
-            return Ok(Playout { states, moves, overran: false });
+            return Ok(Playout {
+                states,
+                moves,
+                overran: false,
+            });
         }
         // Still going after `bound` moves: the game is longer than declared.
         if moves.len() >= bound {
-            return Ok(Playout { states, moves, overran: true });
+            return Ok(Playout {
+                states,
+                moves,
+                overran: true,
+            });
         }
         let legal = game.legal_moves(state);
         if legal.is_empty() {
             // Reported by the nonempty-iff-ongoing law; stop the walk here.
-            return Ok(Playout { states, moves, overran: false });
+            return Ok(Playout {
+                states,
+                moves,
+                overran: false,
+            });
         }
         let mv = legal[(next_random(&mut rng) % legal.len() as u64) as usize].clone();
         let next = game.next_state(state, &mv).map_err(|e| {
-            format!("after {}: legal move {:?} was refused: {e}", path(game, &moves), mv)
+            format!(
+                "after {}: legal move {:?} was refused: {e}",
+                path(game, &moves),
+                mv
+            )
         })?;
         states.push(next);
         moves.push(mv);
@@ -229,17 +254,28 @@ fn run_law<G: Game + ?Sized>(game: &G, law: &str, config: &KitConfig) -> Result<
             let status = game.game_status(s);
             let n = game.legal_moves(s).len();
             ensure(status.is_over() == (n == 0), || {
-                format!("after {}: status is {status:?} but there are {n} legal moves", path(game, &p.moves[..i]))
+                format!(
+                    "after {}: status is {status:?} but there are {n} legal moves",
+                    path(game, &p.moves[..i])
+                )
             })
         }),
         "legal_moves_are_accepted_and_pass_the_turn" => for_each_state(game, config, |p, i| {
             let s = &p.states[i];
-            let Status::Ongoing(mover) = game.game_status(s) else { return Ok(()) };
+            let Status::Ongoing(mover) = game.game_status(s) else {
+                return Ok(());
+            };
             for mv in game.legal_moves(s) {
-                let where_ = || format!("after {}, move {}", path(game, &p.moves[..i]), game.string_of_move(&mv));
-                let next = game
-                    .next_state(s, &mv)
-                    .map_err(|e| TestCaseError::fail(format!("{}: a legal move was refused: {e}", where_())))?;
+                let where_ = || {
+                    format!(
+                        "after {}, move {}",
+                        path(game, &p.moves[..i]),
+                        game.string_of_move(&mv)
+                    )
+                };
+                let next = game.next_state(s, &mv).map_err(|e| {
+                    TestCaseError::fail(format!("{}: a legal move was refused: {e}", where_()))
+                })?;
                 let status = game.game_status(&next);
                 ensure(status != Status::Ongoing(mover), || {
                     format!("{}: {mover} is still to move", where_())
@@ -251,7 +287,13 @@ fn run_law<G: Game + ?Sized>(game: &G, law: &str, config: &KitConfig) -> Result<
             let s = &p.states[i];
             let legal = game.legal_moves(s);
             // Moves legal somewhere in this game but not here must be refused.
-            for mv in p.moves.iter().chain(p.states.iter().flat_map(|t| game.legal_moves(t)).collect::<Vec<_>>().iter()) {
+            for mv in p.moves.iter().chain(
+                p.states
+                    .iter()
+                    .flat_map(|t| game.legal_moves(t))
+                    .collect::<Vec<_>>()
+                    .iter(),
+            ) {
                 if !legal.contains(mv) && game.next_state(s, mv).is_ok() {
                     return Err(TestCaseError::fail(format!(
                         "after {}: move {} is not among the legal moves but was accepted",
@@ -340,19 +382,29 @@ fn run_law<G: Game + ?Sized>(game: &G, law: &str, config: &KitConfig) -> Result<
             // Replaying the same moves must give an equal state with equal hashes.
             let mut again = game.initial_state();
             for mv in &p.moves[..i] {
-                again = game.next_state(&again, mv).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                again = game
+                    .next_state(&again, mv)
+                    .map_err(|e| TestCaseError::fail(e.to_string()))?;
             }
             let where_ = || path(game, &p.moves[..i]);
-            ensure(&again == s, || format!("after {}: replaying the same moves gives a different state", where_()))?;
-            ensure(std_hash(&again) == std_hash(s) && std_hash(&s.clone()) == std_hash(s), || {
-                format!("after {}: equal states have different hashes", where_())
+            ensure(&again == s, || {
+                format!(
+                    "after {}: replaying the same moves gives a different state",
+                    where_()
+                )
             })?;
+            ensure(
+                std_hash(&again) == std_hash(s) && std_hash(&s.clone()) == std_hash(s),
+                || format!("after {}: equal states have different hashes", where_()),
+            )?;
             ensure(game.state_key(&again) == game.state_key(s), || {
                 format!("after {}: equal states have different state keys", where_())
             })?;
             Ok(())
         }),
-        "speed_hooks_agree_with_the_rules" => for_each_state(game, config, |p, i| hooks_agree(game, p, i)),
+        "speed_hooks_agree_with_the_rules" => {
+            for_each_state(game, config, |p, i| hooks_agree(game, p, i))
+        }
         other => panic!("unknown law `{other}`"),
     }
 }
@@ -364,19 +416,32 @@ fn hooks_agree<G: Game + ?Sized>(game: &G, p: &Playout<G>, i: usize) -> Result<(
     // A used buffer: legal_moves_into must clear it first.
     let mut buf = p.moves.clone();
     game.legal_moves_into(s, &mut buf);
-    ensure(buf == legal, || format!("after {}: legal_moves_into disagrees with legal_moves", where_()))?;
-    let Status::Ongoing(mover) = game.game_status(s) else { return Ok(()) };
+    ensure(buf == legal, || {
+        format!(
+            "after {}: legal_moves_into disagrees with legal_moves",
+            where_()
+        )
+    })?;
+    let Status::Ongoing(mover) = game.game_status(s) else {
+        return Ok(());
+    };
     if let Some(w) = game.winning_move(s) {
         let next = game.next_state(s, &w).map_err(|e| {
             TestCaseError::fail(format!("after {}: winning_move is illegal: {e}", where_()))
         })?;
         ensure(game.game_status(&next) == Status::Win(mover), || {
-            format!("after {}: winning_move {} does not win at once", where_(), game.string_of_move(&w))
+            format!(
+                "after {}: winning_move {} does not win at once",
+                where_(),
+                game.string_of_move(&w)
+            )
         })?;
     }
     game.non_losing_moves_into(s, &mut buf);
     for mv in &legal {
-        let next = game.next_state(s, mv).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let next = game
+            .next_state(s, mv)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
         let loses_at_once = match game.game_status(&next) {
             Status::Win(w) => w != mover,
             Status::Draw => false,
@@ -394,8 +459,13 @@ fn hooks_agree<G: Game + ?Sized>(game: &G, p: &Playout<G>, i: usize) -> Result<(
         })?;
     }
     ensure(buf.iter().all(|m| legal.contains(m)), || {
-        format!("after {}: non_losing_moves_into returned an illegal move", where_())
+        format!(
+            "after {}: non_losing_moves_into returned an illegal move",
+            where_()
+        )
     })?;
     let (lo, hi) = game.value_bounds(s);
-    ensure(lo <= hi, || format!("after {}: value_bounds ({lo}, {hi}) is empty", where_()))
+    ensure(lo <= hi, || {
+        format!("after {}: value_bounds ({lo}, {hi}) is empty", where_())
+    })
 }

@@ -22,7 +22,10 @@ pub struct ParseMoveError {
 impl ParseMoveError {
     /// A parse error for `input`, with the reason.
     pub fn new(input: impl Into<String>, reason: impl Into<String>) -> Self {
-        ParseMoveError { input: input.into(), reason: reason.into() }
+        ParseMoveError {
+            input: input.into(),
+            reason: reason.into(),
+        }
     }
 }
 
@@ -45,7 +48,10 @@ pub struct IllegalMove {
 impl IllegalMove {
     /// An illegal-move error for `mv` (in the game's notation), with the reason.
     pub fn new(mv: impl Into<String>, reason: impl Into<String>) -> Self {
-        IllegalMove { mv: mv.into(), reason: reason.into() }
+        IllegalMove {
+            mv: mv.into(),
+            reason: reason.into(),
+        }
     }
 }
 

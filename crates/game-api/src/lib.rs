@@ -355,10 +355,16 @@ pub fn replay<G: Game + ?Sized, S: AsRef<str>>(
         let state = states.last().expect("states is never empty");
         let mv = game
             .move_of_string(text)
-            .map_err(|source| ReplayError::Parse { index: i + 1, source })?;
+            .map_err(|source| ReplayError::Parse {
+                index: i + 1,
+                source,
+            })?;
         let next = game
             .next_state(state, &mv)
-            .map_err(|source| ReplayError::Illegal { index: i + 1, source })?;
+            .map_err(|source| ReplayError::Illegal {
+                index: i + 1,
+                source,
+            })?;
         states.push(next);
     }
     Ok(states)

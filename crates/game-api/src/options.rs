@@ -22,7 +22,11 @@ impl OptionSpec {
     /// A new option description.
     #[must_use]
     pub const fn new(name: &'static str, default: &'static str, help: &'static str) -> Self {
-        OptionSpec { name, default, help }
+        OptionSpec {
+            name,
+            default,
+            help,
+        }
     }
 }
 
@@ -171,9 +175,11 @@ impl<'de> Deserialize<'de> for Options {
         let mut map = BTreeMap::new();
         for (k, v) in raw {
             let text = scalar_text(&v).or_else(|| match &v {
-                toml::Value::Array(items) => {
-                    items.iter().map(scalar_text).collect::<Option<Vec<_>>>().map(|t| t.join(","))
-                }
+                toml::Value::Array(items) => items
+                    .iter()
+                    .map(scalar_text)
+                    .collect::<Option<Vec<_>>>()
+                    .map(|t| t.join(",")),
                 _ => None,
             });
             match text {
@@ -206,7 +212,10 @@ mod tests {
 
     #[test]
     fn parse_args_rejects_missing_equals_sign() {
-        assert_eq!(Options::parse_args(["rows"]), Err(OptionsError::Syntax("rows".into())));
+        assert_eq!(
+            Options::parse_args(["rows"]),
+            Err(OptionsError::Syntax("rows".into()))
+        );
         assert!(Options::parse_args(["=3"]).is_err());
     }
 
@@ -216,7 +225,8 @@ mod tests {
         struct Doc {
             options: Options,
         }
-        let doc: Doc = toml::from_str("[options]\nrows = 5\npiles = [3, 4]\nrule = \"normal\"\n").unwrap();
+        let doc: Doc =
+            toml::from_str("[options]\nrows = 5\npiles = [3, 4]\nrule = \"normal\"\n").unwrap();
         assert_eq!(doc.options.get("rows"), Some("5"));
         assert_eq!(doc.options.get("piles"), Some("3,4"));
         let text = toml::to_string(&doc).unwrap();
@@ -227,7 +237,10 @@ mod tests {
     #[test]
     fn check_known_names_the_unknown_option() {
         let specs = [OptionSpec::new("rows", "6", "")];
-        let err = Options::parse_args(["rws=3"]).unwrap().check_known(&specs).unwrap_err();
+        let err = Options::parse_args(["rws=3"])
+            .unwrap()
+            .check_known(&specs)
+            .unwrap_err();
         assert_eq!(err.to_string(), "unknown option `rws` (known: rows)");
     }
 }

@@ -88,7 +88,13 @@ impl Transcript {
     /// A transcript without players or seed.
     #[must_use]
     pub fn new(game: &str, options: Options, moves: Vec<String>) -> Self {
-        Transcript { game: game.to_owned(), moves, options, players: None, seed: None }
+        Transcript {
+            game: game.to_owned(),
+            moves,
+            options,
+            players: None,
+            seed: None,
+        }
     }
 
     /// Reads a transcript from TOML text; `path` names it in errors.
@@ -105,8 +111,10 @@ impl Transcript {
     /// [`TranscriptError`] when the file cannot be read or is not a transcript.
     pub fn load(path: impl AsRef<Path>) -> Result<Self, TranscriptError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| TranscriptError::Io { path: path.to_owned(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|source| TranscriptError::Io {
+            path: path.to_owned(),
+            source,
+        })?;
         Self::from_toml(&text, path)
     }
 
@@ -123,7 +131,10 @@ impl Transcript {
     /// [`TranscriptError::Io`] when the file cannot be written.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), TranscriptError> {
         let path = path.as_ref();
-        let io = |source| TranscriptError::Io { path: path.to_owned(), source };
+        let io = |source| TranscriptError::Io {
+            path: path.to_owned(),
+            source,
+        };
         let tmp = path.with_extension("toml.tmp");
         std::fs::write(&tmp, self.to_toml()).map_err(io)?;
         std::fs::rename(&tmp, path).map_err(io)
@@ -198,7 +209,10 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("g.toml");
         let mut t = Transcript::new("connect4", Options::new().with("rows", 6), vec!["4".into()]);
-        t.players = Some(Players { p1: "human".into(), p2: "ai".into() });
+        t.players = Some(Players {
+            p1: "human".into(),
+            p2: "ai".into(),
+        });
         t.seed = Some(7);
         t.save(&path).unwrap();
         assert_eq!(Transcript::load(&path).unwrap(), t);
