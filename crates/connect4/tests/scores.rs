@@ -6,7 +6,7 @@
 //! for the side to move equals the benchmark score.
 
 use connect4::{Column, Connect4, Position};
-use game_api::{Game, Status, Value};
+use game_api::{Game, Value};
 use std::collections::HashMap;
 
 /// A plain null-window alpha-beta solver using every speed hook, with an
