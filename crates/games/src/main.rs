@@ -4,11 +4,18 @@
 //! one module each; [`registry`] builds a game from its name and options and
 //! hands it to a command written once for every game.
 
+mod analyse;
 mod bench;
+mod list;
 mod moves;
 mod perft;
+mod play;
 mod registry;
+mod render;
+mod replay;
 mod solve;
+mod spec;
+mod tree;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -23,6 +30,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    Play(play::Args),
+    Replay(replay::Args),
+    Analyse(analyse::Args),
+    Tree(tree::Args),
+    /// List the games, their options with defaults, and their move notation.
+    List,
     Solve(solve::Args),
     Perft(perft::Args),
     Bench(bench::Args),
@@ -30,6 +43,11 @@ enum Command {
 
 fn main() -> ExitCode {
     let outcome = match Cli::parse().command {
+        Command::Play(args) => play::run(&args),
+        Command::Replay(args) => replay::run(&args),
+        Command::Analyse(args) => analyse::run(&args),
+        Command::Tree(args) => tree::run(&args),
+        Command::List => list::run(),
         Command::Solve(args) => solve::run(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Bench(args) => bench::run(&args),

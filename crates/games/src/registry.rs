@@ -9,7 +9,11 @@ use anyhow::{bail, Context, Result};
 use game_api::{Configurable, Game, Options};
 
 /// The games, as named on the command line.
-pub const NAMES: [&str; 2] = [nim::Nim::NAME, connect4::Connect4::NAME];
+pub const NAMES: [&str; 3] = [
+    nim::Nim::NAME,
+    yucky_chocolate::YuckyChocolate::NAME,
+    connect4::Connect4::NAME,
+];
 
 /// A command that works with any game.
 pub trait GameCommand {
@@ -29,6 +33,9 @@ pub fn run_game<C: GameCommand, S: AsRef<str>>(
     let options = Options::parse_args(options)?;
     match name {
         nim::Nim::NAME => command.run(build::<nim::Nim>(&options)?),
+        yucky_chocolate::YuckyChocolate::NAME => {
+            command.run(build::<yucky_chocolate::YuckyChocolate>(&options)?)
+        }
         connect4::Connect4::NAME => command.run(build::<connect4::Connect4>(&options)?),
         other => bail!(
             "unknown game `{other}` (the games are: {})",

@@ -1,0 +1,129 @@
+//! `games replay FILE`: shows a recorded game (a transcript, or a grader
+//! fixture, which is a transcript with checks) again, move by move or all
+//! at once.
+
+use crate::registry::{run_game, GameCommand};
+use crate::render::{self, frame, paint, DIM};
+use anyhow::Context;
+use game_api::transcript::Transcript;
+use game_api::{Configurable, Game, Player, ReplayError};
+use std::io::{self, BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use thiserror::Error;
+
+/// Show a recorded game (from `games play --record`, or a grader fixture).
+#[derive(Clone, Debug, clap::Args)]
+pub struct Args {
+    /// The transcript file (TOML).
+    file: PathBuf,
+    /// Show every move at once instead of waiting for Enter.
+    #[arg(long)]
+    all: bool,
+}
+
+/// Runs `games replay`.
+///
+/// # Errors
+/// A file that cannot be read, is not a transcript, names an unknown game
+/// or holds a bad move: the message names the file (and line, or move).
+pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let transcript = Transcript::load(&args.file)?;
+    let options: Vec<String> = transcript.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    run_game(&transcript.game, &options, Command { args, transcript: &transcript })
+        .with_context(|| format!("cannot replay {}", args.file.display()))
+}
+
+struct Command<'a> {
+    args: &'a Args,
+    transcript: &'a Transcript,
+}
+
+impl GameCommand for Command<'_> {
+    type Output = ExitCode;
+    fn run<G: Game + Configurable>(self, game: G) -> anyhow::Result<ExitCode> {
+        let mut out = anstream::stdout();
+        show(&game, self.transcript, &self.args.file, self.args.all, &mut io::stdin().lock(), &mut out)?;
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// A recording that cannot be shown.
+#[derive(Debug, Error)]
+pub enum ShowError {
+    /// A move does not parse or is illegal where it is played.
+    #[error("{path}: {source}")]
+    Replay {
+        /// The file.
+        path: String,
+        /// The first move that fails.
+        source: ReplayError,
+    },
+    /// The terminal could not be written or read.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+}
+
+/// Shows `transcript` (read from `path`) in `game`: every position after
+/// every move. With `all`, at once; otherwise waiting for Enter on `input`
+/// before each move (`q` stops, end of input shows the rest at once).
+///
+/// # Errors
+/// [`ShowError`] naming the file and the first bad move, or an I/O error.
+pub fn show<G: Game + Configurable>(
+    game: &G,
+    transcript: &Transcript,
+    path: &Path,
+    all: bool,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<(), ShowError> {
+    // Check every move first, so a bad file is refused before anything is shown.
+    let states = transcript
+        .replay(game)
+        .map_err(|source| ShowError::Replay { path: path.display().to_string(), source })?;
+    writeln!(out, "{}", paint(render::STRONG, &heading(game, transcript)))?;
+    writeln!(out, "{}", frame(game, &states[0], None))?;
+    let mut waiting = !all;
+    for (i, text) in transcript.moves.iter().enumerate() {
+        if waiting {
+            write!(out, "{}", paint(DIM, "Press Enter for the next move (q to stop): "))?;
+            out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                waiting = false;
+                writeln!(out)?;
+            } else if line.trim().eq_ignore_ascii_case("q") {
+                return Ok(());
+            }
+        }
+        let mv = game.move_of_string(text).expect("replay checked every move");
+        let player = game.game_status(&states[i]).to_move().unwrap_or(Player::P1);
+        writeln!(out, "{}", frame(game, &states[i + 1], Some((i + 1, player, &mv))))?;
+    }
+    let status = game.game_status(states.last().expect("replay returns the initial state"));
+    if status.is_over() {
+        writeln!(out, "{}.", render::status_line(game, status))?;
+    } else {
+        writeln!(out, "The recording ends here, with the game unfinished.")?;
+    }
+    Ok(())
+}
+
+/// "connect4 (cols=7 connect=4 rows=6), 12 moves: Player 1 (X) human vs Player 2 (O) ai, seed 7".
+fn heading<G: Game + Configurable>(game: &G, t: &Transcript) -> String {
+    let mut text = format!("{} ({}), {} moves", G::NAME, game.options(), t.moves.len());
+    if let Some(players) = &t.players {
+        text.push_str(&format!(
+            ": {} {} vs {} {}",
+            game.string_of_player(Player::P1),
+            players.p1,
+            game.string_of_player(Player::P2),
+            players.p2
+        ));
+    }
+    if let Some(seed) = t.seed {
+        text.push_str(&format!(", seed {seed}"));
+    }
+    text
+}
