@@ -92,21 +92,6 @@ impl Geometry {
         mask.wrapping_add(self.bottom) & self.board
     }
 
-    /// Whether `stones` contain `connect` in a row in some direction.
-    #[inline]
-    pub fn has_line(&self, stones: u64) -> bool {
-        if self.four_everywhere {
-            [1, self.rows + 1, self.rows, self.rows + 2]
-                .into_iter()
-                .any(|d| run_starts(stones, d, 4) != 0)
-        } else {
-            (self.vertical && run_starts(stones, 1, self.connect) != 0)
-                || self.dirs[..self.n_dirs]
-                    .iter()
-                    .any(|&d| run_starts(stones, d, self.connect) != 0)
-        }
-    }
-
     /// The empty cells (of `board`, not in `mask`) where one more stone
     /// would give `stones` a line of `connect`, playable now or not.
     /// `stones` must be a subset of `mask`, and `mask` stacked from the bottom.
@@ -205,24 +190,39 @@ mod tests {
         assert_eq!(g.column_mask(0).leading_zeros(), 64 - 6);
     }
 
-    #[test]
-    fn has_line_finds_each_direction_and_not_broken_lines() {
-        let g = Geometry::new(6, 7, 4);
-        let line = |cells: &[(u32, u32)]| cells.iter().fold(0, |b, &(c, r)| b | cell(6, c, r));
-        assert!(g.has_line(line(&[(0, 0), (0, 1), (0, 2), (0, 3)])));
-        assert!(g.has_line(line(&[(3, 5), (4, 5), (5, 5), (6, 5)])));
-        assert!(g.has_line(line(&[(0, 0), (1, 1), (2, 2), (3, 3)])));
-        assert!(g.has_line(line(&[(6, 0), (5, 1), (4, 2), (3, 3)])));
-        // Three in a column with the fourth at the bottom of the next column
-        // is not a line (the sentinel bit breaks the wrap).
-        assert!(!g.has_line(line(&[(0, 3), (0, 4), (0, 5), (1, 0)])));
-        assert!(!g.has_line(line(&[(0, 0), (1, 1), (2, 2), (4, 4)])));
+    /// Whether `stones` hold `k` in a row, by walking every cell and
+    /// direction on the grid (no bit tricks).
+    fn has_line_by_walking(rows: u32, cols: u32, k: u32, stones: u64) -> bool {
+        let at = |c: i64, r: i64| {
+            (0..i64::from(cols)).contains(&c)
+                && (0..i64::from(rows)).contains(&r)
+                && stones & cell(rows, c as u32, r as u32) != 0
+        };
+        (0..i64::from(cols)).any(|c| {
+            (0..i64::from(rows)).any(|r| {
+                [(0, 1), (1, 0), (1, 1), (1, -1)]
+                    .iter()
+                    .any(|&(dc, dr)| (0..i64::from(k)).all(|i| at(c + i * dc, r + i * dr)))
+            })
+        })
     }
 
     #[test]
-    fn winning_spots_agree_with_has_line_on_every_cell() {
-        // For each empty cell of random stone patterns without a line, the
-        // cell is a winning spot exactly when adding it makes a line.
+    fn three_at_the_top_of_a_column_do_not_wrap_into_the_next_column() {
+        let g = Geometry::new(6, 7, 4);
+        let stones = cell(6, 0, 3) | cell(6, 0, 4) | cell(6, 0, 5);
+        let mask = g.column_mask(0);
+        assert_eq!(g.winning_spots(stones, mask), 0);
+        // The same three lower down do have a spot: the cell above.
+        let low = cell(6, 0, 0) | cell(6, 0, 1) | cell(6, 0, 2);
+        assert_eq!(g.winning_spots(low, low), cell(6, 0, 3));
+    }
+
+    #[test]
+    fn winning_spots_are_the_empty_cells_that_complete_a_line() {
+        // Random stacked positions without a line, on boards of every shape:
+        // a cell is a winning spot exactly when it is empty and adding it
+        // makes a line.
         for (rows, cols, k) in [
             (6, 7, 4),
             (4, 4, 3),
@@ -230,31 +230,30 @@ mod tests {
             (7, 8, 4),
             (1, 9, 3),
             (8, 3, 6),
+            (3, 12, 4),
         ] {
             let g = Geometry::new(rows, cols, k);
             let mut seed = 0x1234_5678_u64 + u64::from(rows * 100 + cols * 10 + k);
+            let mut random = || {
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                seed >> 33
+            };
             let mut checked = 0;
             for _ in 0..400 {
-                // Random stacked position: random heights, random owners.
                 let mut mask = 0;
                 let mut stones = 0;
                 for c in 0..cols {
-                    seed = seed
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    let height = (seed >> 33) as u32 % (rows + 1);
+                    let height = random() as u32 % (rows + 1);
                     for r in 0..height {
                         mask |= cell(rows, c, r);
-                        seed = seed
-                            .wrapping_mul(6364136223846793005)
-                            .wrapping_add(1442695040888963407);
-                        if (seed >> 40) % 2 == 0 {
+                        if random() % 2 == 0 {
                             stones |= cell(rows, c, r);
                         }
                     }
                 }
-                if g.has_line(stones) {
-                    // Then every cell would "give a line"; not a position of play.
+                if has_line_by_walking(rows, cols, k, stones) {
                     continue;
                 }
                 checked += 1;
@@ -262,17 +261,16 @@ mod tests {
                 for c in 0..cols {
                     for r in 0..rows {
                         let x = cell(rows, c, r);
-                        if mask & x == 0 {
-                            assert_eq!(
-                                spots & x != 0,
-                                g.has_line(stones | x),
-                                "{rows}x{cols} k={k}, cell ({c},{r})"
-                            );
-                        } else {
-                            assert_eq!(spots & x, 0);
-                        }
+                        let completes =
+                            mask & x == 0 && has_line_by_walking(rows, cols, k, stones | x);
+                        assert_eq!(
+                            spots & x != 0,
+                            completes,
+                            "{rows}x{cols} k={k}, cell ({c},{r})"
+                        );
                     }
                 }
+                assert_eq!(spots & !g.board, 0, "spots off the board");
             }
             assert!(
                 checked >= 100,

@@ -84,16 +84,25 @@ impl fmt::Display for Column {
 
 /// A position: the stones on the board and who is to move.
 ///
-/// Small and `Copy` (two bitboards and a move count). Built by the game
+/// `Copy` and 40 bytes: two bitboards of stones, the two players' winning
+/// spots (kept up to date by each move, so the search hooks cost a few bit
+/// operations) and the move count. Built by the game
 /// ([`Game::initial_state`], [`Game::next_state`],
 /// [`Connect4::state_from_digits`]), so it is always a position reachable on
-/// that game's board.
+/// that game's board; the cached fields are functions of the stones, so
+/// equality and hashing mean "same stones".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     /// The stones of the player to move.
     current: u64,
     /// Every stone.
     mask: u64,
+    /// Empty cells where the player to move would complete a line (playable
+    /// now or not). Zero once the game is won.
+    threats: u64,
+    /// Empty cells where the opponent would complete a line. Zero once the
+    /// game is won.
+    opponent_threats: u64,
     /// Stones on the board.
     moves: u8,
     /// Whether the last move completed a line (the game is won).
@@ -351,18 +360,12 @@ impl Connect4 {
         }
     }
 
-    /// The cells where the opponent of the side to move would complete a line.
-    #[inline]
-    fn opponent_spots(&self, s: &Position) -> u64 {
-        self.geo.winning_spots(s.current ^ s.mask, s.mask)
-    }
-
     /// Pons' `possibleNonLosingMoves`, plus the moves that win at once: the
     /// playable cells whose move does not let the opponent win next.
     #[inline]
     fn non_losing_cells(&self, s: &Position) -> u64 {
         let playable = self.playable(s);
-        let threats = self.opponent_spots(s);
+        let threats = s.opponent_threats;
         let forced = playable & threats;
         let candidates = if forced == 0 {
             playable
@@ -378,7 +381,7 @@ impl Connect4 {
             safe
         } else {
             // Some move was dropped: a move that wins at once never loses.
-            safe | (self.geo.winning_spots(s.current, s.mask) & playable)
+            safe | (s.threats & playable)
         }
     }
 
@@ -402,6 +405,8 @@ impl Game for Connect4 {
         Position {
             current: 0,
             mask: 0,
+            threats: 0,
+            opponent_threats: 0,
             moves: 0,
             won: false,
         }
@@ -433,12 +438,27 @@ impl Game for Connect4 {
             };
             return Err(IllegalMove::new(mv.to_string(), reason));
         }
-        let mover = state.current | cell;
-        Ok(Position {
-            current: mover ^ state.mask ^ cell,
-            mask: state.mask | cell,
-            moves: state.moves + 1,
-            won: self.geo.has_line(mover),
+        let mask = state.mask | cell;
+        let moves = state.moves + 1;
+        let opponent = state.current ^ state.mask;
+        Ok(if state.threats & cell != 0 {
+            Position {
+                current: opponent,
+                mask,
+                threats: 0,
+                opponent_threats: 0,
+                moves,
+                won: true,
+            }
+        } else {
+            Position {
+                current: opponent,
+                mask,
+                threats: state.opponent_threats & !cell,
+                opponent_threats: self.geo.winning_spots(state.current | cell, mask),
+                moves,
+                won: false,
+            }
         })
     }
 
@@ -457,15 +477,14 @@ impl Game for Connect4 {
     /// each player plus eight times the difference in their winning spots,
     /// halved, kept strictly inside the payoffs.
     fn estimate_value(&self, state: &Position) -> Value {
-        let (p1, p2) = state.stones_by_player();
         let open = |blocked: u64| {
             Value::try_from(self.geo.open_lines(blocked)).expect("at most 64 * 4 lines")
         };
-        let threats = |stones: u64| {
-            Value::try_from(self.geo.winning_spots(stones, state.mask).count_ones())
-                .expect("at most 64")
-        };
-        let raw = (open(p2) - open(p1) + 4 * (threats(p1) - threats(p2))) / 2;
+        let count = |cells: u64| Value::try_from(cells.count_ones()).expect("at most 64");
+        // For the player to move, then turned to player 1's side.
+        let lines = open(state.current ^ state.mask) - open(state.current);
+        let threats = count(state.threats) - count(state.opponent_threats);
+        let raw = state.player_to_move().sign() * ((lines + 4 * threats) / 2);
         let limit = self.max_payoff() - 1;
         raw.clamp(-limit, limit)
     }
@@ -609,7 +628,8 @@ impl Game for Connect4 {
 
     #[inline]
     fn winning_move(&self, state: &Position) -> Option<Column> {
-        let wins = self.geo.winning_spots(state.current, state.mask) & self.playable(state);
+        // No threats once the game is won.
+        let wins = state.threats & self.geo.playable(state.mask);
         (wins != 0).then(|| Column(self.geo.column_of(wins & wins.wrapping_neg()) as u8))
     }
 
@@ -630,7 +650,7 @@ impl Game for Connect4 {
         let n = state.moves_played();
         let (low, high) = match self.game_status(state) {
             Status::Ongoing(_) => {
-                if self.geo.winning_spots(state.current, state.mask) & self.playable(state) != 0 {
+                if state.threats & self.geo.playable(state.mask) != 0 {
                     let v = self.win_value_at_move(n + 1);
                     (v, v)
                 } else if self.non_losing_cells(state) == 0 {
