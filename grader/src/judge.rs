@@ -205,7 +205,7 @@ impl Judge<'_> {
     }
 
     fn fixture(&self, driver: &Path, index: usize, f: &Fixture, key: &AnswerKey, sandbox: &mut String) -> TestResult {
-        let file = f.path.strip_prefix(self.fixtures_dir).unwrap_or(&f.path).display().to_string();
+        let file = crate::class::relative(&f.path, self.fixtures_dir);
         let mut result = TestResult {
             name: f.name.clone(),
             group: f.group.clone(),

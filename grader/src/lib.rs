@@ -18,6 +18,7 @@
 
 #![warn(missing_docs)]
 
+pub mod class;
 pub mod driver;
 pub mod fixture;
 pub mod judge;

@@ -1,0 +1,416 @@
+//! Grading a class: every submission in a folder, built one after the
+//! other with one shared build cache, judged in parallel by `grader judge`
+//! processes, then the gradebook and the summary.
+//!
+//! A student whose `results.json` exists is skipped (unless `force`), so an
+//! interrupted run is resumed by running it again.
+
+use crate::fixture::{load_dir, Fixture, FixtureError, Visibility};
+use crate::judge::{GameConfig, GradingConfig, Origin, TestResult};
+use crate::key::{AnswerKey, KeyError};
+use crate::report::{gradebook_csv, summary, write_atomic, SubmissionResult};
+use crate::submission::{build_driver, stage, vet, write_driver, Target, Workspace};
+use game_api::conformance::LAWS;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// Where everything is, and what to do.
+#[derive(Clone, Debug)]
+pub struct ClassRun {
+    /// The course workspace.
+    pub workspace: Workspace,
+    /// The game graded.
+    pub game: String,
+    /// A submission folder, or a folder of submission folders (ignored for
+    /// a reference run).
+    pub submissions: PathBuf,
+    /// Grade our own reference crate instead.
+    pub reference: bool,
+    /// Where results go: `<out>/<student>/results.json`, `feedback.md`,
+    /// and `<out>/gradebook.csv`, `<out>/summary.txt`.
+    pub out: PathBuf,
+    /// Staged crates, drivers, the shared Cargo target dir, scratch dirs.
+    pub build_dir: PathBuf,
+    /// Submissions judged at once.
+    pub jobs: usize,
+    /// Run only fixtures (and laws) with this tag.
+    pub only: Option<String>,
+    /// Regrade students that already have results.
+    pub force: bool,
+    /// Show after-due-date tests (name and result) in the feedback.
+    pub after_due_date: bool,
+    /// The `grader` binary.
+    pub grader_bin: PathBuf,
+    /// The fixtures folder of the game.
+    pub fixtures_dir: PathBuf,
+    /// The answer keys (insta snapshots) folder.
+    pub keys_dir: PathBuf,
+    /// The settings file.
+    pub config_path: PathBuf,
+}
+
+impl ClassRun {
+    /// The usual layout of a workspace: fixtures under `fixtures/<game>`,
+    /// keys under `grader/tests/snapshots`, settings in
+    /// `fixtures/grading.toml`, builds under `target/grader`, results under
+    /// `target/grades/<game>`.
+    #[must_use]
+    pub fn new(workspace: &Path, game: &str, submissions: PathBuf, grader_bin: PathBuf) -> Self {
+        ClassRun {
+            workspace: Workspace { root: workspace.to_owned() },
+            game: game.to_owned(),
+            submissions,
+            reference: false,
+            out: workspace.join("target/grades").join(game),
+            build_dir: workspace.join("target/grader"),
+            jobs: 2,
+            only: None,
+            force: false,
+            after_due_date: false,
+            grader_bin,
+            fixtures_dir: workspace.join("fixtures").join(game),
+            keys_dir: workspace.join("grader/tests/snapshots"),
+            config_path: workspace.join("fixtures/grading.toml"),
+        }
+    }
+}
+
+/// A problem with the course's own files: nothing is graded.
+#[derive(Debug, Error)]
+pub enum SetupError {
+    /// The settings file.
+    #[error(transparent)]
+    Config(#[from] game_api::transcript::TranscriptError),
+    /// The game has no `[games.<game>]` section.
+    #[error("{path}: no [games.{game}] section: it says where the reference crate is")]
+    UnknownGame {
+        /// The settings file.
+        path: PathBuf,
+        /// The game.
+        game: String,
+    },
+    /// A fixture.
+    #[error(transparent)]
+    Fixture(#[from] FixtureError),
+    /// An answer key.
+    #[error(transparent)]
+    Key(#[from] KeyError),
+    /// No fixture or law has the tag given to `--only`.
+    #[error("no fixture has the tag `{0}` (and it is not `laws`)")]
+    NoSuchTag(String),
+    /// A folder.
+    #[error("{path}: {message}")]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// The course's side of grading, read and checked once.
+pub struct Prepared {
+    /// Settings.
+    pub config: GradingConfig,
+    /// The game's settings.
+    pub game: GameConfig,
+    /// Fixtures with their keys, filtered by tag.
+    pub fixtures: Vec<(Fixture, AnswerKey)>,
+    /// Whether the laws run.
+    pub laws: bool,
+}
+
+impl Prepared {
+    /// Reads settings, fixtures and keys, and filters them by `only`.
+    ///
+    /// # Errors
+    /// [`SetupError`] for the first problem: nothing should be graded with
+    /// a broken fixture or a stale key.
+    pub fn load(
+        config_path: &Path,
+        game: &str,
+        fixtures_dir: &Path,
+        keys_dir: &Path,
+        only: Option<&str>,
+    ) -> Result<Prepared, SetupError> {
+        let config = GradingConfig::load(config_path)?;
+        let game_config = config
+            .games
+            .get(game)
+            .cloned()
+            .ok_or_else(|| SetupError::UnknownGame { path: config_path.to_owned(), game: game.to_owned() })?;
+        let mut fixtures = Vec::new();
+        for f in load_dir(fixtures_dir, game)? {
+            if only.is_none_or(|tag| f.tags.iter().any(|t| t == tag)) {
+                let key = AnswerKey::load(keys_dir, &f)?;
+                fixtures.push((f, key));
+            }
+        }
+        let laws = only.is_none_or(|tag| tag == "laws");
+        if fixtures.is_empty() && !laws {
+            return Err(SetupError::NoSuchTag(only.unwrap_or_default().to_owned()));
+        }
+        Ok(Prepared { config, game: game_config, fixtures, laws })
+    }
+
+    /// Points available in one grading.
+    #[must_use]
+    pub fn max_score(&self) -> f64 {
+        let laws = if self.laws { self.config.law_points * LAWS.len() as f64 } else { 0.0 };
+        self.fixtures.iter().map(|(f, _)| f.points).sum::<f64>() + laws
+    }
+
+    /// Moves replayed in one grading (the fixtures' moves).
+    #[must_use]
+    pub fn moves(&self) -> usize {
+        self.fixtures.iter().map(|(f, _)| f.moves.len()).sum()
+    }
+}
+
+/// Timings of one graded submission.
+#[derive(Clone, Debug)]
+pub struct Timing {
+    /// The student.
+    pub student: String,
+    /// Vetting, staging and building.
+    pub build: Duration,
+    /// Judging.
+    pub judge: Duration,
+    /// Whether it built (and so was judged).
+    pub built: bool,
+}
+
+/// What a class run did.
+#[derive(Clone, Debug)]
+pub struct ClassReport {
+    /// Every student's result (graded now or before), by student.
+    pub results: Vec<SubmissionResult>,
+    /// Students graded in this run, with timings.
+    pub graded: Vec<Timing>,
+    /// Students skipped because they already had results.
+    pub skipped: Vec<String>,
+    /// Students whose grading failed on the grader's side (a bug to report).
+    pub errors: Vec<String>,
+    /// The terminal summary (also in `<out>/summary.txt`).
+    pub summary: String,
+    /// Moves replayed per judged submission.
+    pub moves_per_submission: usize,
+}
+
+/// The submissions of a run: (student, folder).
+///
+/// # Errors
+/// [`SetupError::Io`] when the folder cannot be listed.
+pub fn list_submissions(path: &Path) -> Result<Vec<(String, PathBuf)>, SetupError> {
+    let name = |p: &Path| p.file_name().map_or_else(|| "submission".into(), |n| n.to_string_lossy().into_owned());
+    if path.join("Cargo.toml").is_file() {
+        return Ok(vec![(name(path), path.to_owned())]);
+    }
+    let io = |e: std::io::Error| SetupError::Io { path: path.to_owned(), message: e.to_string() };
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(path).map_err(io)? {
+        let p = entry.map_err(io)?.path();
+        if p.is_dir() && !name(&p).starts_with('.') {
+            found.push((name(&p), p));
+        }
+    }
+    if found.is_empty() {
+        return Err(SetupError::Io {
+            path: path.to_owned(),
+            message: "neither a submission (no Cargo.toml) nor a folder of submissions".into(),
+        });
+    }
+    found.sort();
+    Ok(found)
+}
+
+fn slug(student: &str) -> String {
+    let s: String = student
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .collect();
+    format!("{}-{:08x}", s.trim_matches('-'), fnv(student))
+}
+
+fn fnv(text: &str) -> u32 {
+    text.bytes().fold(0x811c_9dc5, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
+}
+
+/// Grades every submission of `run`; `progress` hears one line per event.
+///
+/// # Errors
+/// [`SetupError`] when the course's files are broken (nothing is graded).
+pub fn grade_class(run: &ClassRun, progress: &(dyn Fn(&str) + Sync)) -> Result<ClassReport, SetupError> {
+    let prepared = Prepared::load(&run.config_path, &run.game, &run.fixtures_dir, &run.keys_dir, run.only.as_deref())?;
+    let students = if run.reference {
+        vec![("reference".to_owned(), run.workspace.root.join(&prepared.game.reference))]
+    } else {
+        list_submissions(&run.submissions)?
+    };
+    let io = |path: &Path, e: std::io::Error| SetupError::Io { path: path.to_owned(), message: e.to_string() };
+    std::fs::create_dir_all(&run.out).map_err(|e| io(&run.out, e))?;
+    let (mut todo, mut skipped) = (Vec::new(), Vec::new());
+    for (student, dir) in &students {
+        if !run.force && run.out.join(student).join("results.json").is_file() {
+            skipped.push(student.clone());
+        } else {
+            todo.push((student.clone(), dir.clone()));
+        }
+    }
+    let (tx, rx) = mpsc::channel::<(String, Result<PathBuf, TestResult>, Duration)>();
+    let rx = Arc::new(Mutex::new(rx));
+    let graded = Arc::new(Mutex::new(Vec::new()));
+    let errors = Arc::new(Mutex::new(Vec::new()));
+    thread::scope(|scope| {
+        for _ in 0..run.jobs.max(1) {
+            let (rx, graded, errors, prepared) = (Arc::clone(&rx), Arc::clone(&graded), Arc::clone(&errors), &prepared);
+            scope.spawn(move || loop {
+                let job = rx.lock().expect("job queue").recv();
+                let Ok((student, built, build_time)) = job else { break };
+                let start = Instant::now();
+                let built_ok = built.is_ok();
+                let outcome = match built {
+                    Ok(binary) => judge_one(run, &student, &binary, build_time),
+                    Err(build_test) => write_build_failure(run, prepared, &student, build_test, build_time),
+                };
+                let judge = start.elapsed();
+                match outcome {
+                    Ok(line) => progress(&line),
+                    Err(e) => {
+                        progress(&format!("{student}: grading failed: {e}"));
+                        errors.lock().expect("errors").push(format!("{student}: {e}"));
+                    }
+                }
+                let timing = Timing { student, build: build_time, judge, built: built_ok };
+                graded.lock().expect("timings").push(timing);
+            });
+        }
+        for (student, dir) in &todo {
+            let start = Instant::now();
+            progress(&format!("{student}: building"));
+            let built = build_one(run, &prepared, student, dir);
+            // Dropped receivers only mean every worker died; nothing to add.
+            let _ = tx.send((student.clone(), built, start.elapsed()));
+        }
+        drop(tx);
+    });
+    let mut graded = Arc::try_unwrap(graded).expect("workers finished").into_inner().expect("timings");
+    graded.sort_by(|a, b| a.student.cmp(&b.student));
+    let mut results = Vec::new();
+    let mut errors = Arc::try_unwrap(errors).expect("workers finished").into_inner().expect("errors");
+    for (student, _) in &students {
+        let path = run.out.join(student).join("results.json");
+        match std::fs::read_to_string(&path).map_err(|e| e.to_string()).and_then(|t| SubmissionResult::from_gradescope_json(&t)) {
+            Ok(r) => results.push(r),
+            Err(e) => errors.push(format!("{}: {e}", path.display())),
+        }
+    }
+    let text = summary(&results);
+    write_atomic(&run.out.join("gradebook.csv"), gradebook_csv(&results).as_bytes()).map_err(|e| io(&run.out, e))?;
+    write_atomic(&run.out.join("summary.txt"), text.as_bytes()).map_err(|e| io(&run.out, e))?;
+    Ok(ClassReport { results, graded, skipped, errors, summary: text, moves_per_submission: prepared.moves() })
+}
+
+/// Vets, stages and builds one submission: the driver binary, or the
+/// failed "build" test.
+fn build_one(run: &ClassRun, prepared: &Prepared, student: &str, dir: &Path) -> Result<PathBuf, TestResult> {
+    let slug = slug(student);
+    let fail = |failure: String| TestResult {
+        name: "build".into(),
+        group: "build".into(),
+        tags: vec!["build".into()],
+        score: 0.0,
+        max_score: prepared.max_score(),
+        passed: false,
+        visibility: Visibility::Visible,
+        about: "the submission meets the contract and compiles (nothing else can be graded otherwise)".into(),
+        failure: Some(failure),
+        moves: None,
+        reproduce: Some("cargo build && cargo test   # in your crate's folder".into()),
+        printed: None,
+        origin: Origin::Build,
+    };
+    let target = if run.reference {
+        Target { dir: dir.to_owned(), package: package_name(dir).map_err(fail)?, type_name: prepared.game.type_name.clone() }
+    } else {
+        let vetted = vet(dir, &prepared.config.allowed_dependencies)
+            .map_err(|r| fail(format!("The submission was refused before building: {r}")))?;
+        let staged = run.build_dir.join("staged").join(&slug);
+        stage(&vetted, &staged, &run.workspace).map_err(|e| fail(format!("staging failed: {e}")))?;
+        Target { dir: staged, package: vetted.package, type_name: "Submission".into() }
+    };
+    let driver_dir = run.build_dir.join("drivers").join(&slug);
+    let bin = write_driver(&driver_dir, &slug, &target, &run.workspace).map_err(|e| fail(format!("driver: {e}")))?;
+    build_driver(&driver_dir, &bin, &run.build_dir.join("target"), prepared.config.offline).map_err(|b| {
+        let words = b.mismatch.map_or_else(|| "Your crate does not compile.".to_owned(), |m| m);
+        fail(format!("{words}\n\nThe compiler said:\n{}", b.log))
+    })
+}
+
+/// A fixture's file name as results record it: relative to its folder.
+#[must_use]
+pub fn relative(path: &Path, dir: &Path) -> String {
+    path.strip_prefix(dir).unwrap_or(path).display().to_string()
+}
+
+fn package_name(dir: &Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(dir.join("Cargo.toml")).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let t: toml::Table = text.parse().map_err(|e| format!("{}: {e}", dir.display()))?;
+    t.get("package")
+        .and_then(|p| p.get("name"))
+        .and_then(toml::Value::as_str)
+        .map(str::to_owned)
+        .ok_or_else(|| format!("{}: no package name", dir.display()))
+}
+
+fn write_build_failure(
+    run: &ClassRun,
+    prepared: &Prepared,
+    student: &str,
+    test: TestResult,
+    build_time: Duration,
+) -> Result<String, String> {
+    let mut r = SubmissionResult::new(student, &run.game, prepared.config.seed, "not run".into(), vec![test]);
+    r.fixture_versions =
+        prepared.fixtures.iter().map(|(f, _)| (relative(&f.path, &run.fixtures_dir), f.version.clone())).collect();
+    r.execution_time = build_time.as_secs_f64();
+    r.write(&run.out.join(student)).map_err(|e| e.to_string())?;
+    Ok(format!("{student}: 0 / {} (build failed)", r.max_score))
+}
+
+fn judge_one(run: &ClassRun, student: &str, binary: &Path, build_time: Duration) -> Result<String, String> {
+    let mut command = Command::new(&run.grader_bin);
+    command
+        .arg("judge")
+        .arg("--driver")
+        .arg(binary)
+        .args(["--game", &run.game, "--student", student])
+        .arg("--out")
+        .arg(run.out.join(student))
+        .arg("--fixtures")
+        .arg(&run.fixtures_dir)
+        .arg("--keys")
+        .arg(&run.keys_dir)
+        .arg("--config")
+        .arg(&run.config_path)
+        .arg("--scratch")
+        .arg(run.build_dir.join("scratch").join(slug(student)))
+        .args(["--build-seconds", &build_time.as_secs_f64().to_string()]);
+    if let Some(tag) = &run.only {
+        command.args(["--only", tag]);
+    }
+    if run.after_due_date {
+        command.arg("--after-due-date");
+    }
+    let output = command.output().map_err(|e| format!("{}: {e}", run.grader_bin.display()))?;
+    if output.status.success() {
+        Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
+    } else {
+        Err(String::from_utf8_lossy(&output.stderr).trim().to_owned())
+    }
+}
