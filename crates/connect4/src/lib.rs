@@ -192,8 +192,8 @@ pub enum DigitsError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Connect4 {
     geo: Geometry,
-    /// Columns, centre first: the natural move order.
-    order: Vec<u8>,
+    /// Columns with their cells, centre first: the natural move order.
+    order: Vec<(u64, Column)>,
     /// `ceil(rows * cols / 2) + 1`: a win with the winner's `s`-th stone is
     /// worth `win_base - s` to the winner.
     win_base: Value,
@@ -262,7 +262,8 @@ impl Connect4 {
                 } else {
                     cols / 2 + offset
                 };
-                u8::try_from(col).expect("at most 32 columns")
+                let index = u8::try_from(col).expect("at most 32 columns");
+                (geo.column_mask(col), Column(index))
             })
             .collect();
         Ok(Connect4 {
@@ -351,12 +352,11 @@ impl Connect4 {
     fn push_columns(&self, cells: u64, out: &mut Vec<Column>) {
         out.clear();
         if cells != 0 {
-            out.extend(
-                self.order
-                    .iter()
-                    .filter(|&&c| cells & self.geo.column_mask(u32::from(c)) != 0)
-                    .map(|&c| Column(c)),
-            );
+            for &(column, mv) in &self.order {
+                if cells & column != 0 {
+                    out.push(mv);
+                }
+            }
         }
     }
 
