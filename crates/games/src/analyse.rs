@@ -54,12 +54,18 @@ impl GameCommand for Command<'_> {
         let moves = read_moves(&game, &args.moves.join(" "));
         let start = reach(&game, &moves).context("--moves")?;
         let limits = match (args.depth, args.time) {
-            (None, None) => AiLimits { depth: None, time: Some(DEFAULT_TIME) },
+            (None, None) => AiLimits {
+                depth: None,
+                time: Some(DEFAULT_TIME),
+            },
             (depth, time) => AiLimits { depth, time },
         };
         let heading = render::position_title(&game, &moves);
         let mut out = anstream::stdout();
-        std::io::Write::write_all(&mut out, report(&game, &start.state, &heading, limits).as_bytes())?;
+        std::io::Write::write_all(
+            &mut out,
+            report(&game, &start.state, &heading, limits).as_bytes(),
+        )?;
         Ok(ExitCode::SUCCESS)
     }
 }
@@ -88,9 +94,15 @@ pub fn table<G: Game>(game: &G, state: &G::State, limits: AiLimits) -> (Vec<Row>
     };
     let moves = game.legal_moves(state);
     let searches = u32::try_from(moves.len() + 1).unwrap_or(u32::MAX);
-    let time = limits.time.map(|t| (t / searches).max(Duration::from_millis(1)));
+    let time = limits
+        .time
+        .map(|t| (t / searches).max(Duration::from_millis(1)));
     let engine = |depth: Option<u32>| {
-        Engine::new(EngineConfig { max_depth: depth, time_limit: time, ..EngineConfig::default() })
+        Engine::new(EngineConfig {
+            max_depth: depth,
+            time_limit: time,
+            ..EngineConfig::default()
+        })
     };
     let mut rows: Vec<Row> = moves
         .iter()
@@ -98,20 +110,29 @@ pub fn table<G: Game>(game: &G, state: &G::State, limits: AiLimits) -> (Vec<Row>
             let next = game.next_state(state, mv).ok()?;
             let (value, exact, depth) = match game.game_status(&next) {
                 over @ (Status::Win(_) | Status::Draw) => (game.payoff(&next, over), true, 0),
-                Status::Ongoing(_) if limits.depth == Some(1) => (game.estimate_value(&next), false, 0),
+                Status::Ongoing(_) if limits.depth == Some(1) => {
+                    (game.estimate_value(&next), false, 0)
+                }
                 Status::Ongoing(_) => {
                     let below = limits.depth.map(|d| d - 1);
                     let (_, info) = engine(below).search(game, &next)?;
                     (info.value, info.exact, info.depth)
                 }
             };
-            Some(Row { mv: game.string_of_move(mv), value, exact, depth })
+            Some(Row {
+                mv: game.string_of_move(mv),
+                value,
+                exact,
+                depth,
+            })
         })
         .collect();
     // Best first for the player to move; a stable sort keeps the game's
     // order among equals.
     rows.sort_by_key(|r| -player.sign() * r.value);
-    let choice = engine(limits.depth).search(game, state).map(|(mv, _)| game.string_of_move(&mv));
+    let choice = engine(limits.depth)
+        .search(game, state)
+        .map(|(mv, _)| game.string_of_move(&mv));
     (rows, choice)
 }
 
@@ -126,15 +147,31 @@ pub fn report<G: Game>(game: &G, state: &G::State, heading: &str, limits: AiLimi
         return out;
     };
     let (rows, choice) = table(game, state, limits);
-    let goal = if player == Player::P1 { "largest" } else { "smallest" };
+    let goal = if player == Player::P1 {
+        "largest"
+    } else {
+        "smallest"
+    };
     let _ = writeln!(
         out,
         "\n{} to move takes the {goal} value (values are to {}; search limits: {limits}).",
         render::name(game, player),
         game.string_of_player(Player::P1)
     );
-    let width = rows.iter().map(|r| r.mv.chars().count()).max().unwrap_or(4).max(4);
-    let _ = writeln!(out, "{}", paint(DIM, &format!("{:<width$}  {:>6}  {}", "move", "value", "how sure")));
+    let width = rows
+        .iter()
+        .map(|r| r.mv.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let _ = writeln!(
+        out,
+        "{}",
+        paint(
+            DIM,
+            &format!("{:<width$}  {:>6}  {}", "move", "value", "how sure")
+        )
+    );
     for row in &rows {
         let how = if row.exact {
             match row.value.signum() {
@@ -171,7 +208,14 @@ mod tests {
     fn misere_nim_table_puts_the_theorys_winning_move_first() {
         // One pile, take 1 or 2, misère: leave 3k + 1 stones. From 9, take 2.
         let game = nim("9", "misere");
-        let (rows, choice) = table(&game, &game.initial_state(), AiLimits { depth: None, time: Some(Duration::from_secs(5)) });
+        let (rows, choice) = table(
+            &game,
+            &game.initial_state(),
+            AiLimits {
+                depth: None,
+                time: Some(Duration::from_secs(5)),
+            },
+        );
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].mv, "2");
         assert!(rows.iter().all(|r| r.exact), "{rows:?}");
@@ -183,9 +227,26 @@ mod tests {
     fn bouton_several_piles_normal_play_best_move_zeroes_the_nim_sum() {
         // Piles 3, 4, 5 (nim-sum 2): the winning moves leave nim-sum 0;
         // taking 2 from pile 1 (3 -> 1, and 1 ^ 4 ^ 5 = 0) is one.
-        let game = nim::Nim::from_options(&Options::new().with("piles", "3,4,5").with("rule", "normal").with("max_take", "none")).unwrap();
-        let (rows, _) = table(&game, &game.initial_state(), AiLimits { depth: None, time: Some(Duration::from_secs(20)) });
-        let winning: Vec<&str> = rows.iter().filter(|r| r.value > 0).map(|r| r.mv.as_str()).collect();
+        let game = nim::Nim::from_options(
+            &Options::new()
+                .with("piles", "3,4,5")
+                .with("rule", "normal")
+                .with("max_take", "none"),
+        )
+        .unwrap();
+        let (rows, _) = table(
+            &game,
+            &game.initial_state(),
+            AiLimits {
+                depth: None,
+                time: Some(Duration::from_secs(20)),
+            },
+        );
+        let winning: Vec<&str> = rows
+            .iter()
+            .filter(|r| r.value > 0)
+            .map(|r| r.mv.as_str())
+            .collect();
         assert!(rows.iter().all(|r| r.exact), "{rows:?}");
         assert_eq!(winning, ["1:2"], "{rows:?}");
         assert_eq!(rows[0].mv, "1:2");
@@ -194,10 +255,20 @@ mod tests {
     #[test]
     fn depth_one_tables_are_estimates_except_at_the_end() {
         let game = connect4::Connect4::default();
-        let (rows, _) = table(&game, &game.initial_state(), AiLimits { depth: Some(1), time: None });
+        let (rows, _) = table(
+            &game,
+            &game.initial_state(),
+            AiLimits {
+                depth: Some(1),
+                time: None,
+            },
+        );
         assert_eq!(rows.len(), 7);
         assert!(rows.iter().all(|r| !r.exact));
         // Player 1 to move: sorted from largest value down.
-        assert!(rows.windows(2).all(|w| w[0].value >= w[1].value), "{rows:?}");
+        assert!(
+            rows.windows(2).all(|w| w[0].value >= w[1].value),
+            "{rows:?}"
+        );
     }
 }

@@ -41,14 +41,20 @@ pub fn entry<G: Configurable>() -> String {
         let _ = writeln!(out, "  options:  none");
     } else {
         let _ = writeln!(out, "  options:");
-        let width = specs.iter().map(|s| s.name.len() + s.default.len() + 1).max().unwrap_or(0);
+        let width = specs
+            .iter()
+            .map(|s| s.name.len() + s.default.len() + 1)
+            .max()
+            .unwrap_or(0);
         for spec in &specs {
             let setting = format!("{}={}", spec.name, spec.default);
             let _ = writeln!(out, "    {setting:<width$}  {}", paint(DIM, spec.help));
         }
     }
     let _ = writeln!(out, "  moves:    {}", G::notation());
-    let example = specs.first().map_or(String::new(), |s| format!(" {}={}", s.name, s.default));
+    let example = specs
+        .first()
+        .map_or(String::new(), |s| format!(" {}={}", s.name, s.default));
     let _ = writeln!(out, "  play:     games play {}{example}", G::NAME);
     out
 }
@@ -62,7 +68,10 @@ mod tests {
     fn entries_name_every_option_with_its_default_and_the_notation() {
         let text = strip_str(&entry::<connect4::Connect4>()).to_string();
         for spec in connect4::Connect4::option_specs() {
-            assert!(text.contains(&format!("{}={}", spec.name, spec.default)), "{text}");
+            assert!(
+                text.contains(&format!("{}={}", spec.name, spec.default)),
+                "{text}"
+            );
         }
         assert!(text.contains(connect4::Connect4::notation()), "{text}");
         insta::assert_snapshot!(text);

@@ -38,7 +38,7 @@ pub struct Args {
     pub p2: PlayerSpec,
     /// Seed for random players and the engine's tie-breaking (default: a
     /// fresh one, recorded with --record).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=i64::MAX.unsigned_abs()))]
     pub seed: Option<u64>,
     /// Record the game as a transcript (TOML, the grader's fixture format).
     #[arg(long, value_name = "FILE")]
@@ -65,11 +65,18 @@ impl GameCommand for Command<'_> {
 
 /// Plays `game` on the terminal as `args` say; returns the outcome.
 fn play<G: Game + Configurable>(game: &G, args: &Args) -> Result<Outcome, PlayError> {
-    let seed = args.seed.unwrap_or_else(|| std::collections::hash_map::RandomState::new().hash_one(0u8));
+    // A fresh seed when none is given; below 2^63, as transcripts (TOML) hold it.
+    let seed = args
+        .seed
+        .unwrap_or_else(|| std::collections::hash_map::RandomState::new().hash_one(0u8) >> 1);
     let input_ended = Rc::new(Cell::new(false));
     let help = format!("Rules: {}\nMoves: {}", G::rules(), G::notation());
     let human = Rc::new(RefCell::new(
-        Human::new(WatchEnd::new(io::stdin().lock(), Rc::clone(&input_ended)), io::stdout()).with_help(help),
+        Human::new(
+            WatchEnd::new(io::stdin().lock(), Rc::clone(&input_ended)),
+            io::stdout(),
+        )
+        .with_help(help),
     ));
     let ai_limits = [&args.p1, &args.p2]
         .into_iter()
@@ -80,25 +87,28 @@ fn play<G: Game + Configurable>(game: &G, args: &Args) -> Result<Outcome, PlayEr
         .unwrap_or_default();
     let mut session = Match {
         seats: [
-            Seat { spec: args.p1.clone(), agent: agent(&args.p1, seed, &human) },
-            Seat { spec: args.p2.clone(), agent: agent(&args.p2, seed.wrapping_add(1), &human) },
+            Seat {
+                spec: args.p1.clone(),
+                agent: agent(&args.p1, seed, &human),
+            },
+            Seat {
+                spec: args.p2.clone(),
+                agent: agent(&args.p2, seed.wrapping_add(1), &human),
+            },
         ],
         hinter: Box::new(engine(ai_limits, seed, false)),
         input_ended,
         record: args.record.clone(),
         seed,
         spinner: io::stderr().is_terminal(),
+        piped: !io::stdin().is_terminal(),
     };
     // Ctrl-C: the record is already saved up to the last move.
     let _ = ctrlc::set_handler(|| {
         eprintln!("\nInterrupted: the game is abandoned.");
         std::process::exit(130);
     });
-    let mut out = anstream::stdout();
-    if args.p1.is_human() || args.p2.is_human() {
-        writeln!(out, "Type a move ({}), or help, undo, hint, quit.", G::notation())?;
-    }
-    session.run(game, &mut out)
+    session.run(game, &mut anstream::stdout())
 }
 
 /// The engine with `limits`, breaking ties at random from `seed` when asked.
@@ -218,6 +228,9 @@ pub struct Match<'a, G: Game> {
     pub seed: u64,
     /// Whether to show a spinner while a program thinks.
     pub spinner: bool,
+    /// Whether people's input is piped rather than typed (and echoed) at a
+    /// terminal: then a line break follows each answer to keep lines apart.
+    pub piped: bool,
 }
 
 impl<G: Game + Configurable> Match<'_, G> {
@@ -230,7 +243,18 @@ impl<G: Game + Configurable> Match<'_, G> {
         let mut history: Vec<(G::State, G::Move)> = Vec::new();
         let mut state = game.initial_state();
         self.save(game, &history)?;
-        writeln!(out, "{}", render::paint(render::STRONG, &self.heading(game)))?;
+        writeln!(
+            out,
+            "{}",
+            render::paint(render::STRONG, &self.heading(game))
+        )?;
+        if self.seats.iter().any(|s| s.spec.is_human()) {
+            writeln!(
+                out,
+                "Type a move ({}), or help, undo, hint, quit.\n",
+                G::notation()
+            )?;
+        }
         writeln!(out, "{}", frame(game, &state, None))?;
         loop {
             let player = match game.game_status(&state) {
@@ -243,18 +267,28 @@ impl<G: Game + Configurable> Match<'_, G> {
             let seat = &mut self.seats[usize::from(player.number() - 1)];
             let decision = if seat.spec.is_human() {
                 out.flush()?;
-                seat.agent.decide(game, &state)
+                let decision = seat.agent.decide(game, &state);
+                if self.piped {
+                    writeln!(out)?;
+                }
+                decision
             } else {
-                let message = format!("{} ({}) is thinking", game.string_of_player(player), seat.spec);
+                let message = format!(
+                    "{} ({}) is thinking",
+                    game.string_of_player(player),
+                    seat.spec
+                );
                 think(self.spinner, message, || seat.agent.decide(game, &state))
             };
             match decision {
                 Decision::Play(mv, info) => {
-                    let next = game.next_state(&state, &mv).map_err(|source| PlayError::AgentIllegal {
-                        player,
-                        agent: seat.agent.name(),
-                        source,
-                    })?;
+                    let next =
+                        game.next_state(&state, &mv)
+                            .map_err(|source| PlayError::AgentIllegal {
+                                player,
+                                agent: seat.agent.name(),
+                                source,
+                            })?;
                     if let Some(info) = &info {
                         writeln!(out, "{}", search_line(game, player, &seat.spec, info))?;
                     }
@@ -262,7 +296,11 @@ impl<G: Game + Configurable> Match<'_, G> {
                     state = next;
                     self.save(game, &history)?;
                     let (_, mv) = history.last().expect("just pushed");
-                    writeln!(out, "{}", frame(game, &state, Some((history.len(), player, mv))))?;
+                    writeln!(
+                        out,
+                        "{}",
+                        frame(game, &state, Some((history.len(), player, mv)))
+                    )?;
                 }
                 Decision::Resign if self.input_ended.get() => {
                     writeln!(out, "\nEnd of input: the game is abandoned, unfinished.")?;
@@ -270,25 +308,46 @@ impl<G: Game + Configurable> Match<'_, G> {
                 }
                 Decision::Resign => {
                     let winner = render::name(game, player.other());
-                    writeln!(out, "{} resigns. {winner} wins.", render::name(game, player))?;
+                    writeln!(
+                        out,
+                        "{} resigns. {winner} wins.",
+                        render::name(game, player)
+                    )?;
                     return Ok(Outcome::Resigned(player));
                 }
                 Decision::Undo if !seat.spec.is_human() => {
-                    return Err(PlayError::AgentAsked { player, agent: seat.agent.name(), what: "undo" })
+                    return Err(PlayError::AgentAsked {
+                        player,
+                        agent: seat.agent.name(),
+                        what: "undo",
+                    })
                 }
                 Decision::Hint if !seat.spec.is_human() => {
-                    return Err(PlayError::AgentAsked { player, agent: seat.agent.name(), what: "hint" })
+                    return Err(PlayError::AgentAsked {
+                        player,
+                        agent: seat.agent.name(),
+                        what: "hint",
+                    })
                 }
-                Decision::Undo => match history.iter().rposition(|(s, _)| mover(game, s) == player) {
-                    None => writeln!(out, "Nothing to undo: {} has not moved yet.", render::name(game, player))?,
+                Decision::Undo => match history.iter().rposition(|(s, _)| mover(game, s) == player)
+                {
+                    None => writeln!(
+                        out,
+                        "Nothing to undo: {} has not moved yet.",
+                        render::name(game, player)
+                    )?,
                     Some(keep) => {
-                        let taken: Vec<String> =
-                            history[keep..].iter().map(|(_, m)| game.string_of_move(m)).collect();
+                        let taken: Vec<String> = history[keep..]
+                            .iter()
+                            .map(|(_, m)| game.string_of_move(m))
+                            .collect();
                         state = history[keep].0.clone();
                         history.truncate(keep);
                         self.save(game, &history)?;
                         writeln!(out, "Took back {}.", taken.join(", "))?;
-                        let last = history.last().map(|(s, m)| (history.len(), mover(game, s), m));
+                        let last = history
+                            .last()
+                            .map(|(s, m)| (history.len(), mover(game, s), m));
                         writeln!(out, "{}", frame(game, &state, last))?;
                     }
                 },
@@ -298,8 +357,14 @@ impl<G: Game + Configurable> Match<'_, G> {
                     });
                     match hint {
                         Decision::Play(mv, info) => {
-                            let why = info.map_or_else(String::new, |i| format!(" ({})", value_words(game, &i)));
-                            writeln!(out, "Hint: the engine would play {}{why}.", game.string_of_move(&mv))?;
+                            let why = info.map_or_else(String::new, |i| {
+                                format!(" ({})", value_words(game, &i))
+                            });
+                            writeln!(
+                                out,
+                                "Hint: the engine would play {}{why}.",
+                                game.string_of_move(&mv)
+                            )?;
                         }
                         _ => writeln!(out, "No hint: the engine has no move to suggest.")?,
                     }
@@ -325,10 +390,18 @@ impl<G: Game + Configurable> Match<'_, G> {
     /// Writes the transcript so far, if recording: after every move, so an
     /// interrupted game is kept up to its last move.
     fn save(&self, game: &G, history: &[(G::State, G::Move)]) -> Result<(), TranscriptError> {
-        let Some(path) = &self.record else { return Ok(()) };
-        let moves = history.iter().map(|(_, m)| game.string_of_move(m)).collect();
+        let Some(path) = &self.record else {
+            return Ok(());
+        };
+        let moves = history
+            .iter()
+            .map(|(_, m)| game.string_of_move(m))
+            .collect();
         let mut t = Transcript::new(G::NAME, game.options(), moves);
-        t.players = Some(Players { p1: self.seats[0].spec.to_string(), p2: self.seats[1].spec.to_string() });
+        t.players = Some(Players {
+            p1: self.seats[0].spec.to_string(),
+            p2: self.seats[1].spec.to_string(),
+        });
         t.seed = Some(self.seed);
         t.save(path)
     }
@@ -343,11 +416,20 @@ fn mover<G: Game>(game: &G, state: &G::State) -> Player {
 pub fn value_words<G: Game + ?Sized>(game: &G, info: &SearchInfo) -> String {
     let value = signed(info.value);
     if !info.exact {
-        return format!("value {value} to {}, estimated", game.string_of_player(Player::P1));
+        return format!(
+            "value {value} to {}, estimated",
+            game.string_of_player(Player::P1)
+        );
     }
     match info.value.signum() {
-        1 => format!("value {value}: {} wins with best play", game.string_of_player(Player::P1)),
-        -1 => format!("value {value}: {} wins with best play", game.string_of_player(Player::P2)),
+        1 => format!(
+            "value {value}: {} wins with best play",
+            game.string_of_player(Player::P1)
+        ),
+        -1 => format!(
+            "value {value}: {} wins with best play",
+            game.string_of_player(Player::P2)
+        ),
         _ => format!("value {value}: a draw with best play"),
     }
 }

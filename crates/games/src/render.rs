@@ -50,8 +50,10 @@ fn symbol(player_name: &str) -> Option<&str> {
 /// (one not touching a letter or digit, so `X` in "Xylophone" stays plain).
 fn paint_symbols<G: Game + ?Sized>(game: &G, board: &str) -> String {
     let names = [Player::P1, Player::P2].map(|p| (p, game.string_of_player(p)));
-    let symbols: Vec<(Player, &str)> =
-        names.iter().filter_map(|(p, n)| symbol(n).map(|s| (*p, s))).collect();
+    let symbols: Vec<(Player, &str)> = names
+        .iter()
+        .filter_map(|(p, n)| symbol(n).map(|s| (*p, s)))
+        .collect();
     let mut out = String::with_capacity(board.len() * 2);
     let mut rest = board;
     let mut prev: Option<char> = None;
@@ -78,7 +80,11 @@ fn paint_symbols<G: Game + ?Sized>(game: &G, board: &str) -> String {
 /// Which game and position: "connect4 (cols=7 connect=4 rows=6) after 4 4 3".
 #[must_use]
 pub fn position_title<G: Game + Configurable>(game: &G, moves: &[String]) -> String {
-    let position = if moves.is_empty() { "at the start".to_owned() } else { format!("after {}", moves.join(", ")) };
+    let position = if moves.is_empty() {
+        "at the start".to_owned()
+    } else {
+        format!("after {}", moves.join(", "))
+    };
     format!("{} ({}) {position}", G::NAME, game.options())
 }
 
@@ -105,7 +111,10 @@ pub fn frame<G: Game + ?Sized>(
     let mut out = String::new();
     if let Some((number, player, mv)) = last {
         let played = paint(STRONG, &game.string_of_move(mv));
-        out.push_str(&format!("Move {number}: {} played {played}\n", name(game, player)));
+        out.push_str(&format!(
+            "Move {number}: {} played {played}\n",
+            name(game, player)
+        ));
     }
     let board = game.string_of_state(state);
     out.push_str(&paint_symbols(game, board.trim_end()));
@@ -152,7 +161,10 @@ mod tests {
         let states = game_api::replay(&game, &["4", "4", "3"]).unwrap();
         let mv = game.move_of_string("3").unwrap();
         let text = frame(&game, &states[3], Some((3, Player::P1, &mv)));
-        assert!(text.contains(&paint(player_style(Player::P2), "O")), "pieces are coloured: {text:?}");
+        assert!(
+            text.contains(&paint(player_style(Player::P2), "O")),
+            "pieces are coloured: {text:?}"
+        );
         insta::assert_snapshot!(strip_str(&text).to_string());
     }
 

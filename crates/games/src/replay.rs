@@ -7,7 +7,7 @@ use crate::render::{self, frame, paint, DIM};
 use anyhow::Context;
 use game_api::transcript::Transcript;
 use game_api::{Configurable, Game, Player, ReplayError};
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use thiserror::Error;
@@ -29,9 +29,20 @@ pub struct Args {
 /// or holds a bad move: the message names the file (and line, or move).
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let transcript = Transcript::load(&args.file)?;
-    let options: Vec<String> = transcript.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    run_game(&transcript.game, &options, Command { args, transcript: &transcript })
-        .with_context(|| format!("cannot replay {}", args.file.display()))
+    let options: Vec<String> = transcript
+        .options
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    run_game(
+        &transcript.game,
+        &options,
+        Command {
+            args,
+            transcript: &transcript,
+        },
+    )
+    .with_context(|| format!("cannot replay {}", args.file.display()))
 }
 
 struct Command<'a> {
@@ -43,7 +54,16 @@ impl GameCommand for Command<'_> {
     type Output = ExitCode;
     fn run<G: Game + Configurable>(self, game: G) -> anyhow::Result<ExitCode> {
         let mut out = anstream::stdout();
-        show(&game, self.transcript, &self.args.file, self.args.all, &mut io::stdin().lock(), &mut out)?;
+        let piped = !io::stdin().is_terminal();
+        show(
+            &game,
+            self.transcript,
+            &self.args.file,
+            self.args.all,
+            piped,
+            &mut io::stdin().lock(),
+            &mut out,
+        )?;
         Ok(ExitCode::SUCCESS)
     }
 }
@@ -66,7 +86,8 @@ pub enum ShowError {
 
 /// Shows `transcript` (read from `path`) in `game`: every position after
 /// every move. With `all`, at once; otherwise waiting for Enter on `input`
-/// before each move (`q` stops, end of input shows the rest at once).
+/// before each move (`q` stops, end of input shows the rest at once);
+/// `piped` input is not echoed, so a line break follows each answer.
 ///
 /// # Errors
 /// [`ShowError`] naming the file and the first bad move, or an I/O error.
@@ -75,31 +96,48 @@ pub fn show<G: Game + Configurable>(
     transcript: &Transcript,
     path: &Path,
     all: bool,
+    piped: bool,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<(), ShowError> {
     // Check every move first, so a bad file is refused before anything is shown.
     let states = transcript
         .replay(game)
-        .map_err(|source| ShowError::Replay { path: path.display().to_string(), source })?;
+        .map_err(|source| ShowError::Replay {
+            path: path.display().to_string(),
+            source,
+        })?;
     writeln!(out, "{}", paint(render::STRONG, &heading(game, transcript)))?;
     writeln!(out, "{}", frame(game, &states[0], None))?;
     let mut waiting = !all;
     for (i, text) in transcript.moves.iter().enumerate() {
         if waiting {
-            write!(out, "{}", paint(DIM, "Press Enter for the next move (q to stop): "))?;
+            write!(
+                out,
+                "{}",
+                paint(DIM, "Press Enter for the next move (q to stop): ")
+            )?;
             out.flush()?;
             let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
-                waiting = false;
+            let read = input.read_line(&mut line)?;
+            if read == 0 || piped {
                 writeln!(out)?;
+            }
+            if read == 0 {
+                waiting = false;
             } else if line.trim().eq_ignore_ascii_case("q") {
                 return Ok(());
             }
         }
-        let mv = game.move_of_string(text).expect("replay checked every move");
+        let mv = game
+            .move_of_string(text)
+            .expect("replay checked every move");
         let player = game.game_status(&states[i]).to_move().unwrap_or(Player::P1);
-        writeln!(out, "{}", frame(game, &states[i + 1], Some((i + 1, player, &mv))))?;
+        writeln!(
+            out,
+            "{}",
+            frame(game, &states[i + 1], Some((i + 1, player, &mv)))
+        )?;
     }
     let status = game.game_status(states.last().expect("replay returns the initial state"));
     if status.is_over() {

@@ -43,7 +43,10 @@ pub struct AiLimits {
 
 impl Default for AiLimits {
     fn default() -> Self {
-        AiLimits { depth: None, time: Some(DEFAULT_AI_TIME) }
+        AiLimits {
+            depth: None,
+            time: Some(DEFAULT_AI_TIME),
+        }
     }
 }
 
@@ -111,7 +114,11 @@ impl FromStr for PlayerSpec {
             _ => return Err(SpecError::UnknownKind(text.trim().to_owned())),
         };
         for part in parts {
-            let unknown = || SpecError::UnknownSetting { kind: kind.clone(), part: part.to_owned(), takes };
+            let unknown = || SpecError::UnknownSetting {
+                kind: kind.clone(),
+                part: part.to_owned(),
+                takes,
+            };
             let (name, value) = part.split_once('=').ok_or_else(unknown)?;
             let name = name.trim();
             if !settings.contains(&name) {
@@ -126,9 +133,11 @@ impl FromStr for PlayerSpec {
                     }
                 }
                 _ => {
-                    let t = humantime::parse_duration(value.trim()).map_err(|e| SpecError::BadTime {
-                        value: value.trim().to_owned(),
-                        reason: e.to_string(),
+                    let t = humantime::parse_duration(value.trim()).map_err(|e| {
+                        SpecError::BadTime {
+                            value: value.trim().to_owned(),
+                            reason: e.to_string(),
+                        }
                     })?;
                     if time.replace(t).is_some() {
                         return Err(SpecError::Repeated("time".into()));
@@ -139,7 +148,9 @@ impl FromStr for PlayerSpec {
         Ok(match kind.as_str() {
             "human" => PlayerSpec::Human,
             "random" => PlayerSpec::Random,
-            "minimax" => PlayerSpec::Minimax { depth: depth.unwrap_or(DEFAULT_MINIMAX_DEPTH) },
+            "minimax" => PlayerSpec::Minimax {
+                depth: depth.unwrap_or(DEFAULT_MINIMAX_DEPTH),
+            },
             _ if depth.is_none() && time.is_none() => PlayerSpec::Ai(AiLimits::default()),
             _ => PlayerSpec::Ai(AiLimits { depth, time }),
         })
@@ -179,48 +190,105 @@ mod tests {
     fn plain_kinds_parse_case_insensitively() {
         assert_eq!(parse("human"), Ok(PlayerSpec::Human));
         assert_eq!(parse(" Random "), Ok(PlayerSpec::Random));
-        assert_eq!(parse("MINIMAX"), Ok(PlayerSpec::Minimax { depth: DEFAULT_MINIMAX_DEPTH }));
+        assert_eq!(
+            parse("MINIMAX"),
+            Ok(PlayerSpec::Minimax {
+                depth: DEFAULT_MINIMAX_DEPTH
+            })
+        );
         assert_eq!(parse("ai"), Ok(PlayerSpec::Ai(AiLimits::default())));
         assert_eq!(parse("engine"), Ok(PlayerSpec::Ai(AiLimits::default())));
     }
 
     #[test]
     fn ai_takes_depth_and_time_in_any_order() {
-        let both = AiLimits { depth: Some(8), time: Some(Duration::from_millis(1500)) };
+        let both = AiLimits {
+            depth: Some(8),
+            time: Some(Duration::from_millis(1500)),
+        };
         assert_eq!(parse("ai:depth=8:time=1500ms"), Ok(PlayerSpec::Ai(both)));
         assert_eq!(parse("ai:time=1.5s:depth=8"), Ok(PlayerSpec::Ai(both)));
         assert_eq!(
             parse("ai:depth=3"),
-            Ok(PlayerSpec::Ai(AiLimits { depth: Some(3), time: None })),
+            Ok(PlayerSpec::Ai(AiLimits {
+                depth: Some(3),
+                time: None
+            })),
             "a depth alone means no time limit, so games are reproducible"
         );
-        assert_eq!(parse("ai:time=2s"), Ok(PlayerSpec::Ai(AiLimits { depth: None, time: Some(Duration::from_secs(2)) })));
+        assert_eq!(
+            parse("ai:time=2s"),
+            Ok(PlayerSpec::Ai(AiLimits {
+                depth: None,
+                time: Some(Duration::from_secs(2))
+            }))
+        );
     }
 
     #[test]
     fn minimax_takes_a_depth() {
-        assert_eq!(parse("minimax:depth=3"), Ok(PlayerSpec::Minimax { depth: 3 }));
+        assert_eq!(
+            parse("minimax:depth=3"),
+            Ok(PlayerSpec::Minimax { depth: 3 })
+        );
     }
 
     #[test]
     fn bad_specs_say_what_is_wrong() {
-        assert_eq!(parse("alphazero"), Err(SpecError::UnknownKind("alphazero".into())));
-        assert_eq!(parse("minimax:depth=0"), Err(SpecError::BadDepth("0".into())));
-        assert_eq!(parse("minimax:depth=deep"), Err(SpecError::BadDepth("deep".into())));
-        assert!(matches!(parse("minimax:time=1s"), Err(SpecError::UnknownSetting { .. })));
-        assert!(matches!(parse("human:depth=2"), Err(SpecError::UnknownSetting { .. })));
-        assert!(matches!(parse("ai:fast"), Err(SpecError::UnknownSetting { .. })));
-        assert!(matches!(parse("ai:time=soon"), Err(SpecError::BadTime { .. })));
-        assert_eq!(parse("ai:depth=2:depth=3"), Err(SpecError::Repeated("depth".into())));
+        assert_eq!(
+            parse("alphazero"),
+            Err(SpecError::UnknownKind("alphazero".into()))
+        );
+        assert_eq!(
+            parse("minimax:depth=0"),
+            Err(SpecError::BadDepth("0".into()))
+        );
+        assert_eq!(
+            parse("minimax:depth=deep"),
+            Err(SpecError::BadDepth("deep".into()))
+        );
+        assert!(matches!(
+            parse("minimax:time=1s"),
+            Err(SpecError::UnknownSetting { .. })
+        ));
+        assert!(matches!(
+            parse("human:depth=2"),
+            Err(SpecError::UnknownSetting { .. })
+        ));
+        assert!(matches!(
+            parse("ai:fast"),
+            Err(SpecError::UnknownSetting { .. })
+        ));
+        assert!(matches!(
+            parse("ai:time=soon"),
+            Err(SpecError::BadTime { .. })
+        ));
+        assert_eq!(
+            parse("ai:depth=2:depth=3"),
+            Err(SpecError::Repeated("depth".into()))
+        );
         let msg = parse("ai:time=soon").unwrap_err().to_string();
         assert!(msg.contains("time=soon") && msg.contains("500ms"), "{msg}");
     }
 
     #[test]
     fn display_parses_back_to_the_same_spec() {
-        for text in ["human", "random", "minimax", "minimax:depth=2", "ai", "ai:depth=7", "ai:time=250ms", "ai:depth=4:time=3s"] {
+        for text in [
+            "human",
+            "random",
+            "minimax",
+            "minimax:depth=2",
+            "ai",
+            "ai:depth=7",
+            "ai:time=250ms",
+            "ai:depth=4:time=3s",
+        ] {
             let spec = parse(text).unwrap();
-            assert_eq!(parse(&spec.to_string()), Ok(spec.clone()), "{text} -> {spec}");
+            assert_eq!(
+                parse(&spec.to_string()),
+                Ok(spec.clone()),
+                "{text} -> {spec}"
+            );
         }
         assert_eq!(parse("ai").unwrap().to_string(), "ai:time=900ms");
     }

@@ -13,7 +13,9 @@ pub fn to_dot(tree: &Tree) -> String {
     let mut out = String::new();
     out.push_str("digraph tree {\n");
     let _ = writeln!(out, "  label={};", quote(&tree.title));
-    out.push_str("  labelloc=t;\n  node [fontname=\"Helvetica\", style=filled, fillcolor=white];\n");
+    out.push_str(
+        "  labelloc=t;\n  node [fontname=\"Helvetica\", style=filled, fillcolor=white];\n",
+    );
     out.push_str("  edge [fontname=\"Helvetica\"];\n");
     let mut next_id = 0;
     node(&mut out, &tree.root, tree, &mut next_id);
@@ -43,7 +45,11 @@ fn node(out: &mut String, n: &Node, tree: &Tree, next_id: &mut usize) -> usize {
     } else {
         ""
     };
-    let _ = writeln!(out, "  n{id} [shape={shape}, label={}{style}];", quote(&label(n, tree)));
+    let _ = writeln!(
+        out,
+        "  n{id} [shape={shape}, label={}{style}];",
+        quote(&label(n, tree))
+    );
     for child in n.shown_children() {
         let child_id = node(out, child, tree, next_id);
         let mv = quote(child.mv.as_deref().unwrap_or_default());

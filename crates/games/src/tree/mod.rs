@@ -214,10 +214,12 @@ fn fits<G: Game>(game: &G, state: &G::State, depth: u32, budget: &mut usize) -> 
     if depth == 0 || game.game_status(state).is_over() {
         return true;
     }
-    game.legal_moves(state).iter().all(|mv| match game.next_state(state, mv) {
-        Ok(next) => fits(game, &next, depth - 1, budget),
-        Err(_) => true,
-    })
+    game.legal_moves(state)
+        .iter()
+        .all(|mv| match game.next_state(state, mv) {
+            Ok(next) => fits(game, &next, depth - 1, budget),
+            Err(_) => true,
+        })
 }
 
 /// The node for `state` with `depth` plies below it, valued by the taught
@@ -250,7 +252,15 @@ fn node<G: Game>(game: &G, state: &G::State, mv: Option<String>, depth: u32) -> 
         }
         None => minimax::minimax_depth(game, state, depth),
     };
-    Node { mv, kind, value, children, best, chosen: false, cut: false }
+    Node {
+        mv,
+        kind,
+        value,
+        children,
+        best,
+        chosen: false,
+        cut: false,
+    }
 }
 
 /// Marks the path minimax follows from `node`.
@@ -375,7 +385,10 @@ pub(crate) mod tests {
     fn textbook_tree_has_the_published_values_and_cuts() {
         let root = build(&Textbook, &Vec::new(), 2, true).unwrap();
         assert_eq!(root.value, 3);
-        assert_eq!(root.children.iter().map(|c| c.value).collect::<Vec<_>>(), [3, 2, 2]);
+        assert_eq!(
+            root.children.iter().map(|c| c.value).collect::<Vec<_>>(),
+            [3, 2, 2]
+        );
         assert!(root.children[0].chosen && !root.children[1].chosen);
         assert!(root.children[0].children[0].chosen, "MIN picks the leaf 3");
         let mut cut = Vec::new();
@@ -405,7 +418,9 @@ pub(crate) mod tests {
     fn every_nim_tree_is_consistent_and_alpha_beta_agrees_at_the_root() {
         for piles in ["3", "5", "7", "2,2", "1,3"] {
             for rule in ["misere", "normal"] {
-                let options = game_api::Options::new().with("piles", piles).with("rule", rule);
+                let options = game_api::Options::new()
+                    .with("piles", piles)
+                    .with("rule", rule);
                 let game = <nim::Nim as game_api::Configurable>::from_options(&options).unwrap();
                 for depth in 1..=4 {
                     let mut root = build(&game, &game.initial_state(), depth, false).unwrap();
@@ -443,6 +458,9 @@ pub(crate) mod tests {
         let err = build(&game, &game.initial_state(), 4, false).unwrap_err();
         assert_eq!(err, TreeError::TooLarge { depth: 4 });
         assert!(err.to_string().contains("--depth"), "{err}");
-        assert_eq!(build(&game, &game.initial_state(), 0, false).unwrap_err(), TreeError::ZeroDepth);
+        assert_eq!(
+            build(&game, &game.initial_state(), 0, false).unwrap_err(),
+            TreeError::ZeroDepth
+        );
     }
 }

@@ -30,7 +30,11 @@ pub fn to_svg(tree: &Tree) -> String {
     );
     let _ = writeln!(out, "<title>{}</title>", escape(&tree.title));
     let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(out, r#"<text x="{MARGIN}" y="24" font-size="15" font-weight="bold">{}</text>"#, escape(&tree.title));
+    let _ = writeln!(
+        out,
+        r#"<text x="{MARGIN}" y="24" font-size="15" font-weight="bold">{}</text>"#,
+        escape(&tree.title)
+    );
     let [p1, p2] = &tree.players;
     let mut legend = format!(
         "Values to {p1}. ▲ max: {p1} to move. ▼ min: {p2} to move. ■ game over. ● estimate. Red: the path minimax chooses."
@@ -38,7 +42,11 @@ pub fn to_svg(tree: &Tree) -> String {
     if tree.alpha_beta {
         legend.push_str(" Dashed grey: cut by alpha-beta.");
     }
-    let _ = writeln!(out, r##"<text x="{MARGIN}" y="46" fill="#444">{}</text>"##, escape(&legend));
+    let _ = writeln!(
+        out,
+        r##"<text x="{MARGIN}" y="46" fill="#444">{}</text>"##,
+        escape(&legend)
+    );
     for l in &laid {
         if let Some((px, py)) = l.parent {
             edge(&mut out, l, px, py);
@@ -64,7 +72,12 @@ struct Laid<'a> {
 fn layout<'a>(node: &'a Node, depth: u32, next_leaf: &mut f64, laid: &mut Vec<Laid<'a>>) -> u32 {
     let index = laid.len();
     let y = TOP + f64::from(depth) * DY;
-    laid.push(Laid { node, x: 0.0, y, parent: None });
+    laid.push(Laid {
+        node,
+        x: 0.0,
+        y,
+        parent: None,
+    });
     let mut levels = 1;
     let mut xs = Vec::new();
     for child in node.shown_children() {
@@ -95,7 +108,12 @@ fn edge(out: &mut String, l: &Laid, px: f64, py: f64) {
         r##"stroke="#333""##
     };
     let (x, y) = (l.x, l.y);
-    let _ = writeln!(out, r#"<line x1="{px}" y1="{}" x2="{x}" y2="{}" {style}/>"#, py + 14.0, y - 14.0);
+    let _ = writeln!(
+        out,
+        r#"<line x1="{px}" y1="{}" x2="{x}" y2="{}" {style}/>"#,
+        py + 14.0,
+        y - 14.0
+    );
     let mv = escape(l.node.mv.as_deref().unwrap_or_default()).into_owned();
     let (mx, my) = ((px + x) / 2.0, (py + y) / 2.0);
     let text = if l.node.cut { format!("{mv} ✂") } else { mv };
@@ -123,11 +141,32 @@ fn shape(out: &mut String, l: &Laid, tree: &Tree) {
         ),
     };
     let paint = format!(r#"fill="{fill}" stroke="{stroke}" stroke-width="{width}""#);
-    let _ = writeln!(out, "<g><title>{}</title>", escape(&label(l.node, tree)));
+    let _ = writeln!(out, "<g><title>{}</title>", escape(label(l.node, tree)));
     let _ = match l.node.kind {
-        NodeKind::Max => writeln!(out, r#"<polygon points="{x},{} {},{} {},{}" {paint}/>"#, y - 14.0, x - 16.0, y + 13.0, x + 16.0, y + 13.0),
-        NodeKind::Min => writeln!(out, r#"<polygon points="{x},{} {},{} {},{}" {paint}/>"#, y + 14.0, x - 16.0, y - 13.0, x + 16.0, y - 13.0),
-        NodeKind::End(_) => writeln!(out, r#"<rect x="{}" y="{}" width="28" height="26" {paint}/>"#, x - 14.0, y - 13.0),
+        NodeKind::Max => writeln!(
+            out,
+            r#"<polygon points="{x},{} {},{} {},{}" {paint}/>"#,
+            y - 14.0,
+            x - 16.0,
+            y + 13.0,
+            x + 16.0,
+            y + 13.0
+        ),
+        NodeKind::Min => writeln!(
+            out,
+            r#"<polygon points="{x},{} {},{} {},{}" {paint}/>"#,
+            y + 14.0,
+            x - 16.0,
+            y - 13.0,
+            x + 16.0,
+            y - 13.0
+        ),
+        NodeKind::End(_) => writeln!(
+            out,
+            r#"<rect x="{}" y="{}" width="28" height="26" {paint}/>"#,
+            x - 14.0,
+            y - 13.0
+        ),
         NodeKind::Horizon => writeln!(out, r#"<circle cx="{x}" cy="{y}" r="14" {paint}/>"#),
     };
     let colour = if l.node.cut { "#9e9e9e" } else { "#000" };
@@ -135,7 +174,7 @@ fn shape(out: &mut String, l: &Laid, tree: &Tree) {
         out,
         r#"<text x="{x}" y="{}" text-anchor="middle" fill="{colour}" font-weight="bold">{}</text>"#,
         y + 30.0,
-        escape(&l.node.value_text())
+        escape(l.node.value_text())
     );
     out.push_str("</g>\n");
 }

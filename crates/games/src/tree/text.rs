@@ -14,7 +14,10 @@ pub fn to_text(tree: &Tree) -> String {
     let [p1, p2] = &tree.players;
     let _ = writeln!(out, "{}", paint(STRONG, &tree.title));
     let _ = writeln!(out, "Values are to {p1}: ▲ max = {p1} to move, takes the largest; ▼ min = {p2} to move, takes the smallest;");
-    let _ = write!(out, "■ = game over (payoff), ● = depth limit (estimate). * marks the path minimax chooses.");
+    let _ = write!(
+        out,
+        "■ = game over (payoff), ● = depth limit (estimate). * marks the path minimax chooses."
+    );
     if tree.alpha_beta {
         let _ = write!(out, " ✂ cut = alpha-beta never looks there.");
     }
@@ -32,7 +35,10 @@ pub(super) fn label(node: &Node, tree: &Tree) -> String {
         NodeKind::Max => format!("▲ max {value}"),
         NodeKind::Min => format!("▼ min {value}"),
         NodeKind::End(status) => match status.winner() {
-            Some(p) => format!("■ {value} ({} wins)", tree.players[usize::from(p.number() - 1)]),
+            Some(p) => format!(
+                "■ {value} ({} wins)",
+                tree.players[usize::from(p.number() - 1)]
+            ),
             None => format!("■ {value} (draw)"),
         },
         NodeKind::Horizon => format!("● {value} (estimate)"),
@@ -56,7 +62,11 @@ fn below(out: &mut String, node: &Node, prefix: &str, tree: &Tree) {
         let last = i + 1 == children.len();
         let branch = if last { "└─ " } else { "├─ " };
         let mv = child.mv.as_deref().unwrap_or_default();
-        let mv = if child.chosen { paint(STRONG, mv) } else { mv.to_owned() };
+        let mv = if child.chosen {
+            paint(STRONG, mv)
+        } else {
+            mv.to_owned()
+        };
         let _ = write!(out, "{prefix}{branch}{mv}: ");
         line(out, child, tree);
         out.push('\n');
