@@ -393,6 +393,24 @@ impl Connect4 {
         }
     }
 
+    /// Why `mv` cannot be played in `state`; kept out of line so the hot
+    /// path of [`Game::next_state`] stays small.
+    #[cold]
+    #[inline(never)]
+    fn why_illegal(&self, state: &Position, mv: Column) -> IllegalMove {
+        let reason = if self.column_mask(mv).is_none() {
+            format!(
+                "there is no column {mv}: columns are 1 to {}",
+                self.geo.cols
+            )
+        } else if state.won {
+            "the game is over".to_owned()
+        } else {
+            format!("column {mv} is full")
+        };
+        IllegalMove::new(mv.to_string(), reason)
+    }
+
     /// Pushes the columns of the cells in `cells`, centre first.
     #[inline]
     fn push_columns(&self, cells: u64, out: &mut Vec<Column>) {
@@ -466,23 +484,11 @@ impl Game for Connect4 {
 
     #[inline]
     fn next_state(&self, state: &Position, mv: &Column) -> Result<Position, IllegalMove> {
-        let column = self.column_mask(*mv).ok_or_else(|| {
-            IllegalMove::new(
-                mv.to_string(),
-                format!(
-                    "there is no column {mv}: columns are 1 to {}",
-                    self.geo.cols
-                ),
-            )
-        })?;
-        let cell = self.playable(state) & column;
+        let cell = self
+            .column_mask(*mv)
+            .map_or(0, |column| self.playable(state) & column);
         if cell == 0 {
-            let reason = if state.won {
-                "the game is over".to_owned()
-            } else {
-                format!("column {mv} is full")
-            };
-            return Err(IllegalMove::new(mv.to_string(), reason));
+            return Err(self.why_illegal(state, *mv));
         }
         let mask = state.mask | cell;
         let moves = state.moves + 1;
