@@ -27,7 +27,7 @@ pub struct Args {
     options: Vec<String>,
     /// The position: the moves from the start, in the game's notation
     /// (e.g. --moves "4 4 3"); none for the start.
-    #[arg(long, num_args = 1.., value_name = "MOVE", allow_hyphen_values = true)]
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
     moves: Vec<String>,
     /// Search every move this many plies deep (counting the move itself).
     #[arg(long, conflicts_with = "time", value_parser = clap::value_parser!(u32).range(1..))]

@@ -33,7 +33,7 @@ pub struct Args {
     /// Game options, as name=value.
     options: Vec<String>,
     /// The position: the moves from the start, in the game's notation.
-    #[arg(long, num_args = 1.., value_name = "MOVE", allow_hyphen_values = true)]
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
     moves: Vec<String>,
     /// How many plies to draw below the position.
     #[arg(long)]
