@@ -525,9 +525,10 @@ impl Game for Connect4 {
         }
     }
 
-    /// Open lines and threats: twice the difference in lines still open to
-    /// each player plus eight times the difference in their winning spots,
-    /// halved, kept strictly inside the payoffs.
+    /// Open lines and threats: half of (the difference in lines of
+    /// `connect` cells still open to each player, plus four times the
+    /// difference in their winning spots), kept strictly inside the payoffs.
+    /// 0 on the empty board; positive when player 1 has more chances.
     fn estimate_value(&self, state: &Position) -> Value {
         let open = |blocked: u64| {
             Value::try_from(self.geo.open_lines(blocked)).expect("at most 64 * 4 lines")
