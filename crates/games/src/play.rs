@@ -251,7 +251,7 @@ impl<G: Game + Configurable> Match<'_, G> {
         if self.seats.iter().any(|s| s.spec.is_human()) {
             writeln!(
                 out,
-                "Type a move ({}), or help, undo, hint, quit.\n",
+                "Moves: {}.\nCommands: help (or ?), undo, hint, quit.\n",
                 G::notation()
             )?;
         }
@@ -260,7 +260,7 @@ impl<G: Game + Configurable> Match<'_, G> {
             let player = match game.game_status(&state) {
                 Status::Ongoing(p) => p,
                 over => {
-                    writeln!(out, "{}.", render::status_line(game, over))?;
+                    writeln!(out, "Game over: {}.", render::status_line(game, over))?;
                     return Ok(Outcome::Finished(over));
                 }
             };

@@ -141,7 +141,7 @@ pub fn show<G: Game + Configurable>(
     }
     let status = game.game_status(states.last().expect("replay returns the initial state"));
     if status.is_over() {
-        writeln!(out, "{}.", render::status_line(game, status))?;
+        writeln!(out, "Game over: {}.", render::status_line(game, status))?;
     } else {
         writeln!(out, "The recording ends here, with the game unfinished.")?;
     }
