@@ -34,7 +34,11 @@ pub struct Human<R, W> {
 impl<R: BufRead, W: Write> Human<R, W> {
     /// A human reading moves from `input` and writing prompts to `output`.
     pub fn new(input: R, output: W) -> Self {
-        Human { input, output, help: String::new() }
+        Human {
+            input,
+            output,
+            help: String::new(),
+        }
     }
 
     /// Adds text that `help` shows before the legal moves, such as the

@@ -36,10 +36,11 @@ pub fn argmax<T>(
     let mut best: Option<(Value, T)> = None;
     for item in items {
         let v = value(&item);
-        if best
-            .as_ref()
-            .map_or(true, |(best_value, _)| v > *best_value)
-        {
+        let better = match &best {
+            None => true,
+            Some((best_value, _)) => v > *best_value,
+        };
+        if better {
             best = Some((v, item));
         }
     }

@@ -97,7 +97,7 @@ pub struct Solved {
 pub struct Engine<G: Game> {
     config: EngineConfig,
     table: Table,
-    plies: Vec<Ply<G::Move>>,
+    plies: Vec<Ply<G::Move, G::State>>,
     rng: ChaCha8Rng,
 }
 
