@@ -328,10 +328,10 @@ fn build_one(run: &ClassRun, prepared: &Prepared, student: &str, dir: &Path) -> 
         max_score: prepared.max_score(),
         passed: false,
         visibility: Visibility::Visible,
-        about: "the submission meets the contract and compiles (nothing else can be graded otherwise)".into(),
+        about: "the submission meets the contract and compiles (`cargo build` in its folder); nothing else can be graded otherwise".into(),
         failure: Some(failure),
         moves: None,
-        reproduce: Some("cargo build && cargo test   # in your crate's folder".into()),
+        reproduce: None,
         printed: None,
         origin: Origin::Build,
     };

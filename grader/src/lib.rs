@@ -28,3 +28,4 @@ pub mod report;
 pub mod sandbox;
 pub mod session;
 pub mod submission;
+pub mod zoo;

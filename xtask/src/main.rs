@@ -1,1 +1,162 @@
-fn main() {}
+//! Course chores, run as `cargo xtask <command>`:
+//!
+//! - `grade`: build every submission (one shared build cache) and have the
+//!   `grader` binary judge each, then write the gradebook and the summary;
+//! - `bench-grade`: the grading benchmark (a folder of zoo submissions).
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand};
+use grader::class::{grade_class, ClassReport, ClassRun};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+#[derive(Parser)]
+#[command(about = "Course chores: grading submissions")]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Grade a submission, or a folder of submissions, of one game.
+    Grade {
+        /// A submission folder, or a folder of submission folders.
+        #[arg(required_unless_present = "reference")]
+        submissions: Option<PathBuf>,
+        /// The game (a folder of fixtures/).
+        #[arg(long)]
+        game: String,
+        /// Where results go (default: target/grades/<game>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Submissions judged at once.
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        /// Run only the fixtures with this tag (`laws`: only the laws).
+        #[arg(long)]
+        only: Option<String>,
+        /// Regrade students that already have results.
+        #[arg(long)]
+        force: bool,
+        /// Grade our own reference crate (it must score full marks).
+        #[arg(long, conflicts_with = "submissions")]
+        reference: bool,
+        /// Show after-due-date tests (name and result) in the feedback.
+        #[arg(long)]
+        after_due_date: bool,
+    },
+    /// Benchmark: grade a folder of zoo submissions, print the timings.
+    BenchGrade {
+        /// How many submissions (the zoo, repeated under new names).
+        #[arg(long, default_value_t = 20)]
+        count: usize,
+        /// Keep the build cache of a previous run (default: start cold, so
+        /// the first submission also builds the shared dependencies).
+        #[arg(long)]
+        warm: bool,
+    },
+}
+
+fn main() -> Result<()> {
+    let ws = workspace();
+    match Cli::parse().command {
+        Cmd::Grade { submissions, game, out, jobs, only, force, reference, after_due_date } => {
+            let grader = build_grader(&ws)?;
+            let mut run = ClassRun::new(&ws, &game, submissions.unwrap_or_default(), grader);
+            run.reference = reference;
+            match out {
+                Some(out) => run.out = out,
+                None if reference => run.out = ws.join("target/grades").join(format!("{game}-reference")),
+                None => {}
+            }
+            (run.jobs, run.only, run.force, run.after_due_date) = (jobs, only, force, after_due_date);
+            let report = grade_class(&run, &|line| eprintln!("{line}"))?;
+            print!("{}", report.summary);
+            println!("results in {}", run.out.display());
+            check_complete(&report, reference)
+        }
+        Cmd::BenchGrade { count, warm } => bench(&ws, count, warm),
+    }
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is in the workspace").to_owned()
+}
+
+/// Builds the `grader` binary (release) and returns its path.
+fn build_grader(ws: &Path) -> Result<PathBuf> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = Command::new(cargo)
+        .args(["build", "--release", "--quiet", "-p", "grader", "--bin", "grader"])
+        .current_dir(ws)
+        .status()
+        .context("running cargo to build the grader")?;
+    if !status.success() {
+        bail!("the grader did not build");
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| ws.join("target"), PathBuf::from);
+    Ok(target.join("release/grader"))
+}
+
+fn check_complete(report: &ClassReport, reference: bool) -> Result<()> {
+    if !report.errors.is_empty() {
+        bail!("grading failed for: {}", report.errors.join("; "));
+    }
+    if reference {
+        if let Some(r) = report.results.iter().find(|r| r.score < r.max_score) {
+            bail!("the reference scored {} / {}: failing {}", r.score, r.max_score, r.failing().join(", "));
+        }
+    }
+    Ok(())
+}
+
+/// Grades `count` zoo submissions of Connect-4 and prints the figures.
+fn bench(ws: &Path, count: usize, warm: bool) -> Result<()> {
+    let zoo = ws.join("grader/zoo");
+    let specimens: Vec<_> =
+        grader::zoo::load(&zoo).map_err(anyhow::Error::msg)?.into_iter().filter(|s| s.game == "connect4").collect();
+    let root = ws.join("target/bench-grade");
+    let folder = root.join("submissions");
+    let _ = std::fs::remove_dir_all(&folder);
+    for i in 0..count {
+        let mut s = specimens[i % specimens.len()].clone();
+        s.name = format!("student-{i:02}-{}", s.name);
+        grader::zoo::materialize(&zoo, &s, ws, &folder).map_err(anyhow::Error::msg)?;
+    }
+    let grader = build_grader(ws)?;
+    let mut run = ClassRun::new(ws, "connect4", folder, grader);
+    run.out = root.join("grades");
+    run.build_dir = root.join("build");
+    run.force = true;
+    if !warm {
+        let _ = std::fs::remove_dir_all(&run.build_dir);
+    }
+    let start = Instant::now();
+    let report = grade_class(&run, &|line| eprintln!("{line}"))?;
+    let total = start.elapsed();
+    print!("{}", report.summary);
+    let first = report.graded.first().map_or(Duration::ZERO, |t| t.build + t.judge);
+    let judged: Vec<_> = report.graded.iter().filter(|t| t.built).collect();
+    let judge_time: Duration = judged.iter().map(|t| t.judge).sum();
+    let build_time: Duration = report.graded.iter().map(|t| t.build).sum();
+    let moves = report.moves_per_submission * judged.len();
+    println!("\nbench-grade: {} submissions of connect4 ({} built and judged)", report.graded.len(), judged.len());
+    println!("total wall time:            {:.1} s", total.as_secs_f64());
+    println!("first submission:           {:.1} s (build + judge, includes building the shared dependencies)", first.as_secs_f64());
+    if report.graded.len() > 1 {
+        println!(
+            "per submission after first: {:.2} s (wall)",
+            (total.saturating_sub(first)).as_secs_f64() / (report.graded.len() - 1) as f64
+        );
+    }
+    println!("build time, summed:         {:.1} s", build_time.as_secs_f64());
+    println!("judge time, summed:         {:.1} s", judge_time.as_secs_f64());
+    println!(
+        "replay rate:                {:.0} fixture moves/s ({moves} moves in {:.1} s of judging, laws and process starts included)",
+        moves as f64 / judge_time.as_secs_f64().max(1e-9),
+        judge_time.as_secs_f64()
+    );
+    check_complete(&report, false)
+}
