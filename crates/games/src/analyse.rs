@@ -104,6 +104,9 @@ pub fn table<G: Game>(game: &G, state: &G::State, limits: AiLimits) -> (Vec<Row>
             ..EngineConfig::default()
         })
     };
+    // One engine for every move's position: what it learns about one
+    // position (its table) helps with the next.
+    let mut below = engine(limits.depth.map(|d| d - 1));
     let mut rows: Vec<Row> = moves
         .iter()
         .filter_map(|mv| {
@@ -114,8 +117,7 @@ pub fn table<G: Game>(game: &G, state: &G::State, limits: AiLimits) -> (Vec<Row>
                     (game.estimate_value(&next), false, 0)
                 }
                 Status::Ongoing(_) => {
-                    let below = limits.depth.map(|d| d - 1);
-                    let (_, info) = engine(below).search(game, &next)?;
+                    let (_, info) = below.search(game, &next)?;
                     (info.value, info.exact, info.depth)
                 }
             };

@@ -129,17 +129,14 @@ pub fn show<G: Game + Configurable>(
                 return Ok(());
             }
         }
-        let mv = game
-            .move_of_string(text)
-            .expect("replay checked every move");
+        // `replay` parsed every move already; parsing is repeatable.
+        let mv = game.move_of_string(text).ok();
         let player = game.game_status(&states[i]).to_move().unwrap_or(Player::P1);
-        writeln!(
-            out,
-            "{}",
-            frame(game, &states[i + 1], Some((i + 1, player, &mv)))
-        )?;
+        let last = mv.as_ref().map(|mv| (i + 1, player, mv));
+        writeln!(out, "{}", frame(game, &states[i + 1], last))?;
     }
-    let status = game.game_status(states.last().expect("replay returns the initial state"));
+    let end = &states[transcript.moves.len()];
+    let status = game.game_status(end);
     if status.is_over() {
         writeln!(out, "Game over: {}.", render::status_line(game, status))?;
     } else {
