@@ -13,7 +13,7 @@ use std::fmt::Write;
 const DX: f64 = 90.0;
 const DY: f64 = 90.0;
 const MARGIN: f64 = 30.0;
-const TOP: f64 = 80.0;
+const TOP: f64 = 110.0;
 
 /// The tree as an SVG document.
 #[must_use]
@@ -21,7 +21,7 @@ pub fn to_svg(tree: &Tree) -> String {
     let mut laid = Vec::new();
     let mut next_leaf = 0.0;
     let levels = layout(&tree.root, 0, &mut next_leaf, &mut laid);
-    let width = (next_leaf * DX).max(560.0) + 2.0 * MARGIN;
+    let width = (next_leaf * DX).max(600.0) + 2.0 * MARGIN;
     let height = TOP + f64::from(levels) * DY + MARGIN;
     let mut out = String::new();
     let _ = writeln!(
@@ -36,17 +36,21 @@ pub fn to_svg(tree: &Tree) -> String {
         escape(&tree.title)
     );
     let [p1, p2] = &tree.players;
-    let mut legend = format!(
-        "Values to {p1}. ▲ max: {p1} to move. ▼ min: {p2} to move. ■ game over. ● estimate. Red: the path minimax chooses."
-    );
+    let mut legend = vec![
+        format!("Values to {p1}. ▲ max: {p1} to move. ▼ min: {p2} to move."),
+        "■ game over (payoff). ● depth limit (estimate). Red: the path minimax chooses.".to_owned(),
+    ];
     if tree.alpha_beta {
-        legend.push_str(" Dashed grey: cut by alpha-beta.");
+        legend.push("Dashed grey: branches alpha-beta cuts.".to_owned());
     }
-    let _ = writeln!(
-        out,
-        r##"<text x="{MARGIN}" y="46" fill="#444">{}</text>"##,
-        escape(&legend)
-    );
+    for (i, line) in legend.iter().enumerate() {
+        let y = 44.0 + 16.0 * i as f64;
+        let _ = writeln!(
+            out,
+            r##"<text x="{MARGIN}" y="{y}" fill="#444">{}</text>"##,
+            escape(line)
+        );
+    }
     for l in &laid {
         if let Some((px, py)) = l.parent {
             edge(&mut out, l, px, py);
@@ -111,11 +115,11 @@ fn edge(out: &mut String, l: &Laid, px: f64, py: f64) {
     let _ = writeln!(
         out,
         r#"<line x1="{px}" y1="{}" x2="{x}" y2="{}" {style}/>"#,
-        py + 14.0,
+        py + 36.0,
         y - 14.0
     );
     let mv = escape(l.node.mv.as_deref().unwrap_or_default()).into_owned();
-    let (mx, my) = ((px + x) / 2.0, (py + y) / 2.0);
+    let (mx, my) = ((px + x) / 2.0, (py + 36.0 + y) / 2.0);
     let text = if l.node.cut { format!("{mv} ✂") } else { mv };
     let fill = if l.node.cut { "#9e9e9e" } else { "#1565c0" };
     let _ = writeln!(
