@@ -521,3 +521,158 @@ impl<R: BufRead> BufRead for WatchEnd<R> {
         self.inner.consume(amount);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use connect4::Connect4;
+
+    /// A program that always answers the same.
+    struct Stubborn<M>(Decision<M>);
+
+    impl<G: Game> Agent<G> for Stubborn<G::Move> {
+        fn name(&self) -> String {
+            "stubborn".into()
+        }
+        fn decide(&mut self, _game: &G, _state: &G::State) -> Decision<G::Move> {
+            self.0.clone()
+        }
+    }
+
+    fn column(text: &str) -> <Connect4 as Game>::Move {
+        Connect4::default().move_of_string(text).unwrap()
+    }
+
+    fn session<'a>(
+        p1: (PlayerSpec, Box<dyn Agent<Connect4> + 'a>),
+        p2: (PlayerSpec, Box<dyn Agent<Connect4> + 'a>),
+        input_ended: Rc<Cell<bool>>,
+    ) -> Match<'a, Connect4> {
+        Match {
+            seats: [
+                Seat {
+                    spec: p1.0,
+                    agent: p1.1,
+                },
+                Seat {
+                    spec: p2.0,
+                    agent: p2.1,
+                },
+            ],
+            hinter: Box::new(engine(
+                AiLimits {
+                    depth: Some(2),
+                    time: None,
+                },
+                0,
+                false,
+            )),
+            input_ended,
+            record: None,
+            seed: 0,
+            spinner: false,
+            piped: true,
+        }
+    }
+
+    /// Plays people's `input` for both sides of Connect-4; returns the
+    /// outcome and everything shown.
+    fn people(input: &'static str) -> (Outcome, String) {
+        let ended = Rc::new(Cell::new(false));
+        let keyboard = Rc::new(RefCell::new(Human::new(
+            WatchEnd::new(input.as_bytes(), Rc::clone(&ended)),
+            Vec::new(),
+        )));
+        let game = Connect4::default();
+        let mut m = session(
+            (PlayerSpec::Human, agent(&PlayerSpec::Human, 0, &keyboard)),
+            (PlayerSpec::Human, agent(&PlayerSpec::Human, 0, &keyboard)),
+            ended,
+        );
+        let mut out = Vec::new();
+        let outcome = m.run(&game, &mut out).unwrap();
+        (
+            outcome,
+            anstream::adapter::strip_str(&String::from_utf8(out).unwrap()).to_string(),
+        )
+    }
+
+    #[test]
+    fn undo_takes_back_the_askers_move_and_the_reply() {
+        let (outcome, shown) = people("4\n3\nundo\nquit\n");
+        assert_eq!(outcome, Outcome::Resigned(Player::P1));
+        assert!(shown.contains("Took back 4, 3."), "{shown}");
+        let after_undo = shown.split("Took back").nth(1).unwrap();
+        let start = Connect4::default().string_of_state(&Connect4::default().initial_state());
+        assert!(
+            after_undo.contains(start.trim_end()),
+            "back at the start: {after_undo}"
+        );
+        assert!(!after_undo.contains("Move 1:"), "{after_undo}");
+    }
+
+    #[test]
+    fn end_of_input_is_told_apart_from_quit() {
+        assert_eq!(people("4\n").0, Outcome::InputEnded);
+        assert_eq!(people("4\nquit\n").0, Outcome::Resigned(Player::P2));
+        assert_eq!(Outcome::InputEnded.exit_code(), 3);
+        assert_eq!(Outcome::Resigned(Player::P2).exit_code(), 0);
+    }
+
+    #[test]
+    fn a_game_played_to_the_end_says_who_won() {
+        let (outcome, shown) = people("1\n2\n1\n2\n1\n2\n1\n");
+        assert_eq!(outcome, Outcome::Finished(Status::Win(Player::P1)));
+        assert!(
+            shown.trim_end().ends_with("Game over: Player 1 (X) wins."),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn a_program_playing_an_illegal_move_is_an_error_not_obeyed() {
+        // Both always play column 1: the seventh stone does not fit.
+        let game = Connect4::default();
+        let mut m = session(
+            (
+                PlayerSpec::Random,
+                Box::new(Stubborn(Decision::Play(column("1"), None))),
+            ),
+            (
+                PlayerSpec::Random,
+                Box::new(Stubborn(Decision::Play(column("1"), None))),
+            ),
+            Rc::new(Cell::new(false)),
+        );
+        let mut shown = Vec::new();
+        let err = m.run(&game, &mut shown).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                PlayError::AgentIllegal {
+                    player: Player::P1,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(String::from_utf8(shown).unwrap().contains("Move 6:"));
+    }
+
+    #[test]
+    fn a_program_asking_for_undo_or_hint_is_an_error() {
+        for (decision, what) in [(Decision::Undo, "undo"), (Decision::Hint, "hint")] {
+            let game = Connect4::default();
+            let mut m = session(
+                (PlayerSpec::Random, Box::new(Stubborn(decision))),
+                (PlayerSpec::Random, Box::new(Stubborn(Decision::Resign))),
+                Rc::new(Cell::new(false)),
+            );
+            let err = m.run(&game, &mut Vec::new()).unwrap_err();
+            assert!(
+                matches!(err, PlayError::AgentAsked { what: w, .. } if w == what),
+                "{err}"
+            );
+        }
+    }
+}
