@@ -415,3 +415,44 @@ fn bad_player_specs_and_options_are_refused_with_a_message() {
         .failure()
         .stderr(predicate::str::contains("go"));
 }
+
+#[test]
+fn pieces_are_coloured_only_for_terminals() {
+    let game = ["replay", "--all"];
+    let dir = scratch("colour");
+    let record = dir.join("game.toml");
+    Transcript::new(
+        "connect4",
+        game_api::Options::new(),
+        vec!["4".into(), "3".into()],
+    )
+    .save(&record)
+    .unwrap();
+    let piped = games()
+        .args(game)
+        .arg(&record)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(!piped.contains(&0x1b), "plain text in a pipe");
+    let forced = games()
+        .args(game)
+        .arg(&record)
+        .env("CLICOLOR_FORCE", "1")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let forced = String::from_utf8(forced).unwrap();
+    assert!(
+        forced.contains("\u{1b}[1m\u{1b}[31mX"),
+        "player 1's pieces in red: {forced:?}"
+    );
+    assert!(
+        forced.contains("\u{1b}[1m\u{1b}[33mO"),
+        "player 2's pieces in yellow: {forced:?}"
+    );
+}
