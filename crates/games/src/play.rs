@@ -32,17 +32,17 @@ pub struct Args {
     options: Vec<String>,
     /// Player 1: human, random, minimax[:depth=N] or ai[:depth=N][:time=DURATION].
     #[arg(long, default_value = "human", value_name = "PLAYER")]
-    pub p1: PlayerSpec,
+    p1: PlayerSpec,
     /// Player 2, as for --p1.
     #[arg(long, default_value = "ai", value_name = "PLAYER")]
-    pub p2: PlayerSpec,
+    p2: PlayerSpec,
     /// Seed for random players and the engine's tie-breaking (default: a
     /// fresh one, recorded with --record).
     #[arg(long, value_parser = clap::value_parser!(u64).range(0..=i64::MAX.unsigned_abs()))]
-    pub seed: Option<u64>,
+    seed: Option<u64>,
     /// Record the game as a transcript (TOML, the grader's fixture format).
     #[arg(long, value_name = "FILE")]
-    pub record: Option<PathBuf>,
+    record: Option<PathBuf>,
 }
 
 /// Runs `games play`: exit code 0 when the game ends with a result, 3 when
@@ -208,29 +208,29 @@ pub enum PlayError {
 /// One side of the match: what was asked for and the agent playing it.
 pub struct Seat<'a, G: Game> {
     /// The player as given on the command line.
-    pub spec: PlayerSpec,
+    spec: PlayerSpec,
     /// Who chooses the moves.
-    pub agent: Box<dyn Agent<G> + 'a>,
+    agent: Box<dyn Agent<G> + 'a>,
 }
 
 /// Everything a match needs besides the game.
 pub struct Match<'a, G: Game> {
     /// Player 1's and player 2's seats.
-    pub seats: [Seat<'a, G>; 2],
+    seats: [Seat<'a, G>; 2],
     /// The engine that answers `hint`.
-    pub hinter: Box<dyn Agent<G> + 'a>,
+    hinter: Box<dyn Agent<G> + 'a>,
     /// Set when human input has ended, so a resignation is told apart
     /// from `quit`.
-    pub input_ended: Rc<Cell<bool>>,
+    input_ended: Rc<Cell<bool>>,
     /// Where the transcript goes, if recording.
-    pub record: Option<PathBuf>,
+    record: Option<PathBuf>,
     /// The seed the match was made reproducible with.
-    pub seed: u64,
+    seed: u64,
     /// Whether to show a spinner while a program thinks.
-    pub spinner: bool,
+    spinner: bool,
     /// Whether people's input is piped rather than typed (and echoed) at a
     /// terminal: then a line break follows each answer to keep lines apart.
-    pub piped: bool,
+    piped: bool,
 }
 
 impl<G: Game + Configurable> Match<'_, G> {
@@ -412,7 +412,8 @@ fn mover<G: Game>(game: &G, state: &G::State) -> Player {
     game.game_status(state).to_move().unwrap_or(Player::P1)
 }
 
-/// A value in words: "+3 for Player 1 (X), estimated" or "-18: Player 2 (O) wins (exact)".
+/// A value in words: "value +3 to Player 1 (X), estimated" or
+/// "value -18: Player 2 (O) wins with best play".
 pub fn value_words<G: Game + ?Sized>(game: &G, info: &SearchInfo) -> String {
     let value = signed(info.value);
     if !info.exact {
