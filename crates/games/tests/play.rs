@@ -456,3 +456,25 @@ fn pieces_are_coloured_only_for_terminals() {
         "player 2's pieces in yellow: {forced:?}"
     );
 }
+
+#[test]
+fn ctrl_c_ends_the_game_with_code_130_and_keeps_the_record() {
+    let dir = scratch("ctrl-c");
+    let record = dir.join("game.toml");
+    let record_arg = record.to_str().unwrap();
+    let mut person = Person::start(&[
+        "play", "connect4", "--p1", "human", "--p2", "human", "--record", record_arg,
+    ]);
+    person.next_prompt().unwrap();
+    person.say("4");
+    person.next_prompt().unwrap();
+    let pid = person.child.id().to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = person.child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{}", person.seen);
+    assert_eq!(Transcript::load(&record).unwrap().moves, ["4"]);
+}
