@@ -17,18 +17,20 @@ pub struct Reached<G: Game> {
 }
 
 /// Whether `word` is a Connect-4 position in the compact form of the
-/// benchmark files: at least two column digits.
-pub fn is_compact<G: Configurable>(word: &str) -> bool {
+/// benchmark files: two or more column digits that are not together one
+/// column (on boards of ten or more columns, `10` is a column).
+pub fn is_compact<G: Game + Configurable>(game: &G, word: &str) -> bool {
     G::NAME == connect4::Connect4::NAME
         && word.len() >= 2
         && word.bytes().all(|b| b.is_ascii_digit())
+        && game.move_of_string(word).is_err()
 }
 
 /// The moves in `text`: the compact form (see [`is_compact`]) as one move
 /// per digit, anything else by [`split_moves`].
 pub fn read_moves<G: Game + Configurable>(game: &G, text: &str) -> Vec<String> {
     let trimmed = text.trim();
-    if is_compact::<G>(trimmed) {
+    if is_compact(game, trimmed) {
         trimmed.chars().map(String::from).collect()
     } else {
         split_moves(game, trimmed)

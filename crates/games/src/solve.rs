@@ -123,7 +123,7 @@ impl GameCommand for Solve {
 fn read_line<G: Game + Configurable>(game: &G, text: &str, check: bool) -> Result<Line<G>> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let (moves, expected) = match words.as_slice() {
-        [compact, rest @ ..] if is_compact::<G>(compact) => match rest {
+        [compact, rest @ ..] if is_compact(game, compact) => match rest {
             [] => (&words[..1], None),
             [score] => (&words[..1], Some(*score)),
             _ => bail!(
