@@ -16,13 +16,18 @@ use std::io::{self, BufRead, Write};
 /// `hint` and `quit` (which resigns, as does the end of input).
 ///
 /// ```
-/// # use game_api::Game;
-/// # fn demo<G: Game>(game: &G) {
+/// use game_api::Game;
 /// use players::{Agent, Decision, Human};
+/// let c4 = connect4::Connect4::default();
 /// // In a terminal: Human::new(std::io::stdin().lock(), std::io::stdout())
-/// let mut human = Human::new("quit\n".as_bytes(), Vec::new());
-/// assert_eq!(human.decide(game, &game.initial_state()), Decision::Resign);
-/// # }
+/// let mut human = Human::new("banana\n4\n".as_bytes(), Vec::new());
+/// let decision = human.decide(&c4, &c4.initial_state());
+/// assert_eq!(decision, Decision::Play(c4.move_of_string("4").unwrap(), None));
+/// let (_, shown) = human.into_parts();
+/// assert!(String::from_utf8(shown).unwrap().contains("`banana` is not a move"));
+/// // The end of input resigns.
+/// let mut human = Human::new("".as_bytes(), Vec::new());
+/// assert_eq!(human.decide(&c4, &c4.initial_state()), Decision::Resign);
 /// ```
 #[derive(Debug)]
 pub struct Human<R, W> {
@@ -45,14 +50,13 @@ impl<R: BufRead, W: Write> Human<R, W> {
     /// game's rules and notation.
     ///
     /// ```
-    /// # use game_api::Game;
-    /// # fn demo<G: Game>(game: &G) {
+    /// use game_api::Game;
     /// use players::{Agent, Human};
+    /// let nim = nim::Nim::default();
     /// let mut human = Human::new("help\nquit\n".as_bytes(), Vec::new()).with_help("Take 1 or 2 stones.");
-    /// human.decide(game, &game.initial_state());
+    /// human.decide(&nim, &nim.initial_state());
     /// let (_, shown) = human.into_parts();
     /// assert!(String::from_utf8(shown).unwrap().contains("Take 1 or 2 stones."));
-    /// # }
     /// ```
     #[must_use]
     pub fn with_help(mut self, text: impl Into<String>) -> Self {

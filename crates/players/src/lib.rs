@@ -64,6 +64,29 @@ pub struct SearchInfo {
 }
 
 /// Anything that chooses moves in a game `G`.
+///
+/// ```
+/// use game_api::Game;
+/// use players::{Agent, Decision};
+///
+/// /// Always plays the first legal move.
+/// struct First;
+/// impl<G: Game> Agent<G> for First {
+///     fn name(&self) -> String {
+///         "first".to_owned()
+///     }
+///     fn decide(&mut self, game: &G, state: &G::State) -> Decision<G::Move> {
+///         match game.legal_moves(state).into_iter().next() {
+///             Some(mv) => Decision::Play(mv, None),
+///             None => Decision::Resign,
+///         }
+///     }
+/// }
+///
+/// let c4 = connect4::Connect4::default();
+/// let Decision::Play(mv, None) = First.decide(&c4, &c4.initial_state()) else { panic!() };
+/// assert_eq!(c4.string_of_move(&mv), "4"); // the centre column comes first
+/// ```
 pub trait Agent<G: Game> {
     /// A short description, e.g. `"minimax:depth=4"`.
     fn name(&self) -> String;

@@ -51,12 +51,12 @@ pub fn argmax<T>(
 /// below it (so only for small games or positions near the end).
 ///
 /// ```
-/// # use game_api::Game;
-/// # fn demo<G: Game>(game: &G) {
+/// use game_api::Game;
 /// use players::minimax::minimax;
-/// let value = minimax(game, &game.initial_state());
+/// // The classic lab: 7 stones, take 1 or 2, whoever takes the last loses.
+/// let nim = nim::Nim::default();
 /// // > 0: player 1 wins with perfect play, < 0: player 2 wins, 0: a draw
-/// # }
+/// assert_eq!(minimax(&nim, &nim.initial_state()), -1);
 /// ```
 pub fn minimax<G: Game + ?Sized>(game: &G, state: &G::State) -> Value {
     value(game, state, None)
@@ -68,12 +68,14 @@ pub fn minimax<G: Game + ?Sized>(game: &G, state: &G::State) -> Value {
 /// it equals [`minimax`].
 ///
 /// ```
-/// # use game_api::Game;
-/// # fn demo<G: Game>(game: &G) {
-/// use players::minimax::minimax_depth;
-/// let s = game.initial_state();
-/// assert_eq!(minimax_depth(game, &s, 0), game.estimate_value(&s));
-/// # }
+/// use game_api::Game;
+/// use players::minimax::{minimax, minimax_depth};
+/// let c4 = connect4::Connect4::default();
+/// let s = c4.state_from_digits("4453").unwrap();
+/// assert_eq!(minimax_depth(&c4, &s, 0), c4.estimate_value(&s));
+/// let nim = nim::Nim::default();
+/// let s = nim.initial_state();
+/// assert_eq!(minimax_depth(&nim, &s, 7), minimax(&nim, &s)); // 7 stones: at most 7 moves
 /// ```
 pub fn minimax_depth<G: Game + ?Sized>(game: &G, state: &G::State, depth: u32) -> Value {
     value(game, state, Some(depth))
@@ -85,13 +87,12 @@ pub fn minimax_depth<G: Game + ?Sized>(game: &G, state: &G::State, depth: u32) -
 /// game); it looks at least one move ahead. `None` when the game is over.
 ///
 /// ```
-/// # use game_api::Game;
-/// # fn demo<G: Game>(game: &G) {
+/// use game_api::{Configurable, Game, Options};
 /// use players::minimax::best_move;
-/// if let Some((value, mv)) = best_move(game, &game.initial_state(), Some(3)) {
-///     println!("play {} (value {value})", game.string_of_move(&mv));
-/// }
-/// # }
+/// // 8 stones, take 1 or 2, last stone loses: take 1 and leave 7.
+/// let nim = nim::Nim::from_options(&Options::new().with("piles", 8)).unwrap();
+/// let (value, mv) = best_move(&nim, &nim.initial_state(), None).unwrap();
+/// assert_eq!((value, nim.string_of_move(&mv).as_str()), (1, "1"));
 /// ```
 pub fn best_move<G: Game + ?Sized>(
     game: &G,
@@ -149,15 +150,15 @@ fn children<'a, G: Game + ?Sized>(
 /// games).
 ///
 /// ```
-/// # use game_api::Game;
-/// # fn demo<G: Game>(game: &G) {
+/// use game_api::Game;
 /// use players::{Agent, Decision, Minimax};
+/// let c4 = connect4::Connect4::default();
 /// let mut ai = Minimax::new(Some(4));
-/// assert_eq!(Agent::<G>::name(&ai), "minimax:depth=4");
-/// if let Decision::Play(mv, _) = ai.decide(game, &game.initial_state()) {
-///     println!("{}", game.string_of_move(&mv));
-/// }
-/// # }
+/// assert_eq!(Agent::<connect4::Connect4>::name(&ai), "minimax:depth=4");
+/// // Player 2 must block player 1's three stones in column 1.
+/// let Decision::Play(mv, Some(info)) = ai.decide(&c4, &c4.state_from_digits("12121").unwrap()) else { panic!() };
+/// assert_eq!(c4.string_of_move(&mv), "1");
+/// assert_eq!(info.depth, 4);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Minimax {

@@ -13,13 +13,10 @@ use game_api::Game;
 /// It allocates one move buffer per ply up front, nothing per position.
 ///
 /// ```
-/// # use game_api::Game;
-/// # fn demo<G: Game>(game: &G) {
+/// use game_api::Game;
 /// use players::perft;
-/// let counts = perft(game, &game.initial_state(), 3);
-/// assert_eq!(counts.len(), 3);
-/// assert_eq!(counts[0] as usize, game.legal_moves(&game.initial_state()).len());
-/// # }
+/// let c4 = connect4::Connect4::default();
+/// assert_eq!(perft(&c4, &c4.initial_state(), 3), vec![7, 49, 343]);
 /// ```
 #[must_use]
 pub fn perft<G: Game + ?Sized>(game: &G, state: &G::State, depth: usize) -> Vec<u64> {

@@ -10,14 +10,14 @@ use rand_chacha::ChaCha8Rng;
 /// Plays a uniformly random legal move, reproducibly from a seed.
 ///
 /// ```
-/// # use game_api::Game;
-/// # fn demo<G: Game>(game: &G) {
+/// use game_api::Game;
 /// use players::{Agent, Decision, RandomAgent};
-/// let s = game.initial_state();
-/// let first = RandomAgent::new(7).decide(game, &s);
-/// let again = RandomAgent::new(7).decide(game, &s);
-/// assert_eq!(first, again);
-/// # }
+/// let c4 = connect4::Connect4::default();
+/// let s = c4.initial_state();
+/// let Decision::Play(first, None) = RandomAgent::new(7).decide(&c4, &s) else { panic!() };
+/// assert!(c4.legal_moves(&s).contains(&first));
+/// // The same seed, the same choice.
+/// assert_eq!(RandomAgent::new(7).decide(&c4, &s), Decision::Play(first, None));
 /// ```
 #[derive(Clone, Debug)]
 pub struct RandomAgent {

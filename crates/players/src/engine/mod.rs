@@ -85,14 +85,22 @@ pub struct Solved {
 /// ```
 /// use game_api::{Game, Player};
 /// use players::{Engine, EngineConfig};
-/// # fn demo<G: Game>(game: &G) {
+/// use std::time::Duration;
+/// let c4 = connect4::Connect4::default();
 /// let mut engine = Engine::new(EngineConfig { table_megabytes: 16, ..EngineConfig::default() });
-/// let solved = engine.solve(game, &game.initial_state());
-/// println!("value to player 1: {} ({} positions)", solved.value, solved.nodes);
-/// if let Some((mv, info)) = engine.search(game, &game.initial_state()) {
-///     println!("play {} (value {}, depth {})", game.string_of_move(&mv), info.value, info.depth);
-/// }
-/// # }
+/// // Pons' example: player 1 to move wins with its 4th stone (22 - 4).
+/// let state = c4.state_from_digits("4455").unwrap();
+/// let solved = engine.solve(&c4, &state);
+/// assert_eq!(solved.value, 18); // to player 1, who is to move
+/// // Choosing a move within a budget: here 8 plies or 100 ms.
+/// let mut engine = Engine::new(EngineConfig {
+///     max_depth: Some(8),
+///     time_limit: Some(Duration::from_millis(100)),
+///     ..EngineConfig::default()
+/// });
+/// let (mv, info) = engine.search(&c4, &state).unwrap();
+/// assert!(c4.legal_moves(&state).contains(&mv));
+/// assert!(info.depth >= 1 && info.pv[0] == c4.string_of_move(&mv));
 /// ```
 pub struct Engine<G: Game> {
     config: EngineConfig,
