@@ -328,7 +328,7 @@ fn build_one(run: &ClassRun, prepared: &Prepared, student: &str, dir: &Path) -> 
         max_score: prepared.max_score(),
         passed: false,
         visibility: Visibility::Visible,
-        about: "the submission meets the contract and compiles (`cargo build` in its folder); nothing else can be graded otherwise".into(),
+        about: "the crate meets the submission contract and compiles (try `cargo build` in its folder); nothing else can be graded otherwise".into(),
         failure: Some(failure),
         moves: None,
         reproduce: None,

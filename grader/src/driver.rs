@@ -44,6 +44,7 @@ pub struct Hello {
 pub fn run<G: Game + Configurable>() -> ! {
     let landlock = confine_to_working_directory();
     let mut out = take_stdout();
+    std::panic::set_hook(Box::new(report_panic));
     let hello = Hello { landlock };
     let mut session = Session::<G>::new();
     let mut send = |line: String| {
@@ -62,6 +63,22 @@ pub fn run<G: Game + Configurable>() -> ! {
         send(serde_json::to_string(&response).expect("serialisable"));
     }
     std::process::exit(0)
+}
+
+/// Prints a panic on stderr the same way every time (no thread id, the
+/// student's file named from its `src/`), so feedback is reproducible.
+fn report_panic(info: &std::panic::PanicHookInfo<'_>) {
+    let message = info
+        .payload()
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| info.payload().downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".to_owned());
+    let at = info.location().map_or_else(String::new, |l| {
+        let file = l.file().rsplit_once("/src/").map_or_else(|| l.file().to_owned(), |(_, rest)| format!("src/{rest}"));
+        format!(" at {file}:{}:{}", l.line(), l.column())
+    });
+    eprintln!("panicked{at}: {message}");
 }
 
 /// Moves the real stdout to a fresh descriptor for the protocol and points

@@ -234,10 +234,14 @@ impl Judge<'_> {
                 result.score = f.points;
             }
             Err(departure) => {
-                result.reproduce = Some(reproduce_fixture(f, &departure.moves));
+                let mut reproduce = reproduce_fixture(f, &departure.moves);
+                if let Some(probe) = &departure.probe {
+                    reproduce = format!("{reproduce}\n{probe}");
+                }
+                result.reproduce = Some(reproduce);
                 result.moves = Some(departure.moves);
                 result.failure = Some(departure.message);
-                result.printed = printed(&d.stderr());
+                result.printed = printed(&d.finish());
             }
         }
         result
@@ -253,7 +257,7 @@ impl Judge<'_> {
             max_score: self.config.law_points,
             passed: false,
             visibility: self.config.law_visibility,
-            about: format!("the conformance kit's law `{law}` holds on {cases} random games"),
+            about: format!("the conformance kit's law `{law}`, on {cases} random games"),
             failure: None,
             moves: None,
             reproduce: Some(format!(
@@ -278,7 +282,7 @@ impl Judge<'_> {
                 Ok(other) => Some(format!("an unexpected reply: {other:?}")),
                 Err(f) => Some(f.to_string()),
             };
-            result.printed = failure.as_ref().and_then(|_| printed(&d.stderr()));
+            result.printed = failure.as_ref().and_then(|_| printed(&d.finish()));
             failure.map_or(Ok(()), Err)
         });
         match outcome {
@@ -310,14 +314,18 @@ fn describe(f: &Fixture) -> String {
 
 fn reproduce_fixture(f: &Fixture, moves: &[String]) -> String {
     let options: Vec<String> = f.options.iter().map(|(k, v)| format!("\"{k}={v}\"")).collect();
+    let options = if options.is_empty() {
+        "Options::new()".to_owned()
+    } else {
+        format!("Options::parse_args([{}]).unwrap()", options.join(", "))
+    };
     let moves: Vec<String> = moves.iter().map(|m| format!("{m:?}")).collect();
     format!(
         "use game_api::{{Configurable, Game, Options}};\n\
-         let game = your_crate::Submission::from_options(&Options::parse_args([{}]).unwrap()).unwrap();\n\
+         let game = your_crate::Submission::from_options(&{options}).unwrap();\n\
          let states = game_api::replay(&game, &[{}] as &[&str]).unwrap();\n\
          let state = states.last().unwrap();\n\
          println!(\"{{:?}} {{:?}}\", game.game_status(state), game.legal_moves(state));",
-        options.join(", "),
         moves.join(", ")
     )
 }

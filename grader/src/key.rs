@@ -152,6 +152,24 @@ impl Check<'_> {
         }
     }
 
+    /// The check as Rust code a student can run, given `game` and `state`.
+    fn probe(self) -> String {
+        match self {
+            Check::Nonsense(c) => format!("assert!(game.move_of_string({:?}).is_err());", c.text),
+            Check::Illegal(c) => format!(
+                "if let Ok(mv) = game.move_of_string({:?}) {{\n    assert!(game.next_state(state, &mv).is_err());\n}}",
+                c.mv
+            ),
+            Check::Ai(c) => format!(
+                "// the course's minimax (players::Minimax) at depth {} should play {}\n\
+                 let mut ai = players::Minimax::new(Some({}));\nprintln!(\"{{:?}}\", players::Agent::decide(&mut ai, &game, state));",
+                c.depth,
+                c.plays.join(" or "),
+                c.depth
+            ),
+        }
+    }
+
     /// Whether `reply` is what the fixture demands; `Err` says what is wrong.
     fn judge(self, reply: &Response) -> Result<String, String> {
         match (self, reply) {
@@ -192,6 +210,9 @@ pub struct Departure {
     pub message: String,
     /// Whether the driver process failed (died, timed out...).
     pub process_failed: bool,
+    /// The failing call as Rust code, given `game` and `state` (the
+    /// position after `moves`).
+    pub probe: Option<String>,
 }
 
 /// Replays `fixture` against `engine`: builds the game, observes every
@@ -211,11 +232,16 @@ pub fn walk(
         moves: fixture.moves[..n].to_vec(),
         message,
         process_failed: false,
+        probe: None,
     };
     let failed = |n: usize, f: Failure| Departure {
         moves: fixture.moves[..n].to_vec(),
         message: f.to_string(),
         process_failed: true,
+        probe: None,
+    };
+    let play_probe = |text: &str| {
+        format!("let mv = game.move_of_string({text:?}).unwrap();\nprintln!(\"{{:?}}\", game.next_state(state, &mv));")
     };
     match engine.ask(&Request::New { options: fixture.options.clone() }).map_err(|f| failed(0, f))? {
         Response::Ready { .. } => {}
@@ -230,13 +256,17 @@ pub fn walk(
             _ => Request::Play { text: fixture.moves[n - 1].clone() },
         };
         let played = n.checked_sub(1).map(|i| fixture.moves[i].as_str());
-        let reply = engine.ask(&request).map_err(|f| failed(n.saturating_sub(1), f))?;
+        let on_play = |d: Departure| Departure { probe: played.map(play_probe), ..d };
+        let reply = engine.ask(&request).map_err(|f| on_play(failed(n.saturating_sub(1), f)))?;
         let observation = match reply {
             Response::Observed(o) => o,
             Response::Rejected { message } | Response::Refused { message } => {
-                return Err(depart(n - 1, format!("expected: the move {} is accepted\ngot: {message}", fixture.moves[n - 1])))
+                return Err(on_play(depart(
+                    n - 1,
+                    format!("expected: the move {} is accepted\ngot: {message}", fixture.moves[n - 1]),
+                )))
             }
-            other => return Err(depart(n.saturating_sub(1), unexpected(&other))),
+            other => return Err(on_play(depart(n.saturating_sub(1), unexpected(&other)))),
         };
         step(n, played, &observation).map_err(|m| depart(n, m))?;
         let checks = fixture
@@ -247,8 +277,9 @@ pub fn walk(
             .chain(fixture.illegal.iter().filter(|c| c.after == n).map(Check::Illegal))
             .chain(fixture.ai.iter().filter(|c| c.after == n).map(Check::Ai));
         for check in checks {
-            let reply = engine.ask(&check.request()).map_err(|f| failed(n, f))?;
-            let verdict = check.judge(&reply).map_err(|m| depart(n, m))?;
+            let with_probe = |d: Departure| Departure { probe: Some(check.probe()), ..d };
+            let reply = engine.ask(&check.request()).map_err(|f| with_probe(failed(n, f)))?;
+            let verdict = check.judge(&reply).map_err(|m| with_probe(depart(n, m)))?;
             checked(n, check, verdict);
         }
     }

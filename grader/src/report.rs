@@ -148,7 +148,7 @@ impl SubmissionResult {
         if !failed.is_empty() {
             md += "## Failed checks\n\n";
             for t in failed {
-                let _ = writeln!(md, "### {} ({} points)\n\nChecks that {}.\n", t.name, points(t.max_score), t.about);
+                let _ = writeln!(md, "### {} ({} points)\n\nWhat it checks: {}.\n", t.name, points(t.max_score), t.about);
                 md += &failure_details(t);
             }
         }
@@ -224,7 +224,7 @@ fn points(p: f64) -> String {
 
 /// A test's whole story as plain text (the `output` of a Gradescope test).
 fn test_text(t: &TestResult) -> String {
-    let mut text = format!("Checks that {}.", t.about);
+    let mut text = format!("What it checks: {}.", t.about);
     if let Some(failure) = &t.failure {
         if let Some(moves) = &t.moves {
             let _ = write!(text, "\nAfter the moves [{}] ({} moves):", moves.join(" "), moves.len());

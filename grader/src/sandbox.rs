@@ -19,7 +19,6 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -71,7 +70,8 @@ pub struct Driver {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<Result<String, String>>,
-    stderr: Arc<Mutex<Vec<u8>>>,
+    stderr: Option<thread::JoinHandle<Vec<u8>>>,
+    stderr_text: String,
     deadline: Instant,
     time_limit: Duration,
     limits: Limits,
@@ -127,26 +127,26 @@ impl Driver {
                 }
             }
         });
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        let keep = Arc::clone(&stderr);
-        thread::spawn(move || {
+        let stderr = thread::spawn(move || {
             let mut pipe = stderr_pipe;
+            let mut kept = Vec::new();
             let mut buf = [0u8; 4096];
             while let Ok(n) = pipe.read(&mut buf) {
                 if n == 0 {
                     break;
                 }
-                let mut kept = keep.lock().expect("stderr buffer");
                 let room = MAX_STDERR.saturating_sub(kept.len());
                 kept.extend_from_slice(&buf[..n.min(room)]);
             }
+            kept
         });
         let stdin = child.stdin.take();
         let mut driver = Driver {
             child,
             stdin,
             lines,
-            stderr,
+            stderr: Some(stderr),
+            stderr_text: String::new(),
             deadline: Instant::now() + time_limit,
             time_limit,
             limits,
@@ -180,11 +180,20 @@ impl Driver {
         })
     }
 
-    /// The first part of what the process wrote on stderr (and on stdout,
-    /// which the driver points at stderr).
-    #[must_use]
-    pub fn stderr(&self) -> String {
-        String::from_utf8_lossy(&self.stderr.lock().expect("stderr buffer")).into_owned()
+    /// Ends the process and returns the first part of what it wrote on
+    /// stderr (and on stdout, which the driver points at stderr).
+    pub fn finish(&mut self) -> String {
+        self.kill();
+        self.collect_stderr();
+        self.stderr_text.clone()
+    }
+
+    /// Waits for the (dead) process's stderr to close and keeps it.
+    fn collect_stderr(&mut self) {
+        if let Some(reader) = self.stderr.take() {
+            let bytes = reader.join().unwrap_or_default();
+            self.stderr_text = String::from_utf8_lossy(&bytes).into_owned();
+        }
     }
 
     fn next_line(&mut self) -> Result<String, Failure> {
@@ -215,9 +224,8 @@ impl Driver {
             Ok(s) => s,
             Err(e) => return Failure::Died { cause: format!("could not be waited for: {e}") },
         };
-        // Let the stderr reader catch up with the last words.
-        thread::sleep(Duration::from_millis(20));
-        let stderr = self.stderr();
+        self.collect_stderr();
+        let stderr = &self.stderr_text;
         let cause = if stderr.contains("has overflowed its stack") {
             "stack overflow (endless recursion?)".to_owned()
         } else if stderr.contains("memory allocation of") {

@@ -308,7 +308,7 @@ pub fn write_driver(dir: &Path, slug: &str, target: &Target, ws: &Workspace) -> 
     let manifest = format!(
         "[package]\nname = \"{bin}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
          [dependencies]\n{}\n[workspace]\n\n\
-         [profile.release]\nopt-level = 1\ndebug = false\nincremental = false\n\n\
+         [profile.release]\nopt-level = 0\ndebug = false\nincremental = false\n\n\
          [profile.release.package.\"*\"]\nopt-level = 2\n",
         dependency_lines(&deps)
     );

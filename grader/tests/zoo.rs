@@ -1,0 +1,132 @@
+//! The zoo graded end to end: every sample submission (correct, subtly
+//! wrong, hostile) gets exactly the outcome `grader/zoo/zoo.toml` says, the
+//! reference crates score full marks, and the three report forms (terminal
+//! summary, `results.json`, CSV gradebook) plus the Markdown feedback are
+//! produced and snapshotted.
+//!
+//! Builds share one Cargo target dir under this test's temporary folder, so
+//! the dependencies compile once for all runs.
+
+use grader::class::{grade_class, ClassReport, ClassRun};
+use grader::zoo::{self, Specimen};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("grader is in the workspace").to_owned()
+}
+
+fn tmp() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("zoo")
+}
+
+fn run(game: &str, submissions: PathBuf, out: &str) -> ClassRun {
+    let mut run = ClassRun::new(&workspace(), game, submissions, PathBuf::from(env!("CARGO_BIN_EXE_grader")));
+    run.build_dir = tmp().join("build");
+    run.out = tmp().join("grades").join(out);
+    run.force = true;
+    run
+}
+
+/// Writes the game's zoo out and grades it.
+fn grade_zoo(game: &str) -> (Vec<Specimen>, ClassReport, ClassRun) {
+    let zoo_dir = workspace().join("grader/zoo");
+    let specimens: Vec<Specimen> = zoo::load(&zoo_dir).unwrap().into_iter().filter(|s| s.game == game).collect();
+    let folder = tmp().join("submissions").join(game);
+    let _ = std::fs::remove_dir_all(&folder);
+    for s in &specimens {
+        zoo::materialize(&zoo_dir, s, &workspace(), &folder).unwrap();
+    }
+    let run = run(game, folder, game);
+    let _ = std::fs::remove_dir_all(&run.out);
+    let report = grade_class(&run, &|line| eprintln!("{line}")).unwrap_or_else(|e| panic!("{e}"));
+    (specimens, report, run)
+}
+
+/// Every specimen got exactly its expected outcome.
+fn assert_outcomes(specimens: &[Specimen], report: &ClassReport, run: &ClassRun) {
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert_eq!(report.results.len(), specimens.len());
+    let mut wrong = Vec::new();
+    for s in specimens {
+        let r = report.results.iter().find(|r| r.student == s.name).expect("every specimen has a result");
+        let failing: BTreeSet<&str> = r.failing().into_iter().collect();
+        match (&s.failing, &s.build) {
+            (Some(expected), None) => {
+                let expected: BTreeSet<&str> = expected.iter().map(String::as_str).collect();
+                if failing != expected {
+                    wrong.push(format!("{}: expected failing {expected:?}, got {failing:?}", s.name));
+                }
+                assert!(r.tests.len() > 11, "{}: fixtures and laws ran", s.name);
+            }
+            (None, Some(phrase)) => {
+                let feedback = std::fs::read_to_string(run.out.join(&s.name).join("feedback.md")).unwrap();
+                if failing != BTreeSet::from(["build"]) || r.score != 0.0 || !feedback.contains(phrase.as_str()) {
+                    wrong.push(format!("{}: expected a build failure saying {phrase:?}, got {failing:?}:\n{feedback}", s.name));
+                }
+            }
+            _ => panic!("{}: zoo.toml must give exactly one of `failing` and `build`", s.name),
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The reference crate scores full marks.
+fn assert_reference_full_marks(game: &str) {
+    let mut run = run(game, PathBuf::new(), &format!("{game}-reference"));
+    run.reference = true;
+    let report = grade_class(&run, &|line| eprintln!("{line}")).unwrap_or_else(|e| panic!("{e}"));
+    let r = &report.results[0];
+    assert_eq!((r.score, r.failing()), (r.max_score, vec![]), "{}", report.summary);
+    assert!(r.max_score > 10.0);
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn connect4_zoo_is_graded_exactly_and_reports_are_complete() {
+    let escape = Path::new("/tmp/grader-zoo-escape.txt");
+    let _ = std::fs::remove_file(escape);
+    let (specimens, report, run) = grade_zoo("connect4");
+    assert_outcomes(&specimens, &report, &run);
+    assert!(!escape.exists(), "a submission wrote outside its scratch directory");
+    insta::assert_snapshot!("connect4_summary", report.summary);
+    insta::assert_snapshot!("connect4_gradebook", read(&run.out.join("gradebook.csv")));
+    insta::assert_snapshot!("connect4_feedback_panics", read(&run.out.join("c4-panics/feedback.md")));
+    insta::assert_snapshot!("connect4_feedback_no_diagonals", read(&run.out.join("c4-no-diagonals/feedback.md")));
+    let results: serde_json::Value = serde_json::from_str(&read(&run.out.join("c4-off-by-one-columns/results.json"))).unwrap();
+    insta::assert_json_snapshot!("connect4_results_off_by_one", results, {
+        ".execution_time" => "[time]",
+        ".extra_data.execution_time" => "[time]",
+    });
+    assert_reference_full_marks("connect4");
+}
+
+#[test]
+fn nim_zoo_is_graded_exactly_and_a_rerun_skips_what_is_done() {
+    let (specimens, report, mut run) = grade_zoo("nim");
+    assert_outcomes(&specimens, &report, &run);
+    run.force = false;
+    let again = grade_class(&run, &|_| {}).unwrap();
+    assert!(again.graded.is_empty());
+    assert_eq!(again.skipped.len(), specimens.len());
+    assert_eq!(again.results, report.results);
+    assert_reference_full_marks("nim");
+}
+
+#[test]
+fn yucky_chocolate_zoo_is_graded_exactly_and_only_runs_the_tagged_tests() {
+    let (specimens, report, run) = grade_zoo("yucky-chocolate");
+    assert_outcomes(&specimens, &report, &run);
+    let mut only = run.clone();
+    only.only = Some("ai".into());
+    only.out = run.out.with_file_name("yucky-chocolate-only-ai");
+    let ai = grade_class(&only, &|_| {}).unwrap();
+    for r in &ai.results {
+        let names: Vec<&str> = r.tests.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["ai-makes-the-bar-square"], "{}", r.student);
+    }
+    assert_reference_full_marks("yucky-chocolate");
+}
