@@ -62,7 +62,9 @@ impl ClassRun {
     #[must_use]
     pub fn new(workspace: &Path, game: &str, submissions: PathBuf, grader_bin: PathBuf) -> Self {
         ClassRun {
-            workspace: Workspace { root: workspace.to_owned() },
+            workspace: Workspace {
+                root: workspace.to_owned(),
+            },
             game: game.to_owned(),
             submissions,
             reference: false,
@@ -139,11 +141,15 @@ impl Prepared {
         only: Option<&str>,
     ) -> Result<Prepared, SetupError> {
         let config = GradingConfig::load(config_path)?;
-        let game_config = config
-            .games
-            .get(game)
-            .cloned()
-            .ok_or_else(|| SetupError::UnknownGame { path: config_path.to_owned(), game: game.to_owned() })?;
+        let game_config =
+            config
+                .games
+                .get(game)
+                .cloned()
+                .ok_or_else(|| SetupError::UnknownGame {
+                    path: config_path.to_owned(),
+                    game: game.to_owned(),
+                })?;
         let mut fixtures = Vec::new();
         for f in load_dir(fixtures_dir, game)? {
             if only.is_none_or(|tag| f.tags.iter().any(|t| t == tag)) {
@@ -155,13 +161,22 @@ impl Prepared {
         if fixtures.is_empty() && !laws {
             return Err(SetupError::NoSuchTag(only.unwrap_or_default().to_owned()));
         }
-        Ok(Prepared { config, game: game_config, fixtures, laws })
+        Ok(Prepared {
+            config,
+            game: game_config,
+            fixtures,
+            laws,
+        })
     }
 
     /// Points available in one grading.
     #[must_use]
     pub fn max_score(&self) -> f64 {
-        let laws = if self.laws { self.config.law_points * LAWS.len() as f64 } else { 0.0 };
+        let laws = if self.laws {
+            self.config.law_points * LAWS.len() as f64
+        } else {
+            0.0
+        };
         self.fixtures.iter().map(|(f, _)| f.points).sum::<f64>() + laws
     }
 
@@ -207,11 +222,17 @@ pub struct ClassReport {
 /// # Errors
 /// [`SetupError::Io`] when the folder cannot be listed.
 pub fn list_submissions(path: &Path) -> Result<Vec<(String, PathBuf)>, SetupError> {
-    let name = |p: &Path| p.file_name().map_or_else(|| "submission".into(), |n| n.to_string_lossy().into_owned());
+    let name = |p: &Path| {
+        p.file_name()
+            .map_or_else(|| "submission".into(), |n| n.to_string_lossy().into_owned())
+    };
     if path.join("Cargo.toml").is_file() {
         return Ok(vec![(name(path), path.to_owned())]);
     }
-    let io = |e: std::io::Error| SetupError::Io { path: path.to_owned(), message: e.to_string() };
+    let io = |e: std::io::Error| SetupError::Io {
+        path: path.to_owned(),
+        message: e.to_string(),
+    };
     let mut found = Vec::new();
     for entry in std::fs::read_dir(path).map_err(io)? {
         let p = entry.map_err(io)?.path();
@@ -232,27 +253,50 @@ pub fn list_submissions(path: &Path) -> Result<Vec<(String, PathBuf)>, SetupErro
 fn slug(student: &str) -> String {
     let s: String = student
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
         .collect();
     format!("{}-{:08x}", s.trim_matches('-'), fnv(student))
 }
 
 fn fnv(text: &str) -> u32 {
-    text.bytes().fold(0x811c_9dc5, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
+    text.bytes().fold(0x811c_9dc5, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
 }
 
 /// Grades every submission of `run`; `progress` hears one line per event.
 ///
 /// # Errors
 /// [`SetupError`] when the course's files are broken (nothing is graded).
-pub fn grade_class(run: &ClassRun, progress: &(dyn Fn(&str) + Sync)) -> Result<ClassReport, SetupError> {
-    let prepared = Prepared::load(&run.config_path, &run.game, &run.fixtures_dir, &run.keys_dir, run.only.as_deref())?;
+pub fn grade_class(
+    run: &ClassRun,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<ClassReport, SetupError> {
+    let prepared = Prepared::load(
+        &run.config_path,
+        &run.game,
+        &run.fixtures_dir,
+        &run.keys_dir,
+        run.only.as_deref(),
+    )?;
     let students = if run.reference {
-        vec![("reference".to_owned(), run.workspace.root.join(&prepared.game.reference))]
+        vec![(
+            "reference".to_owned(),
+            run.workspace.root.join(&prepared.game.reference),
+        )]
     } else {
         list_submissions(&run.submissions)?
     };
-    let io = |path: &Path, e: std::io::Error| SetupError::Io { path: path.to_owned(), message: e.to_string() };
+    let io = |path: &Path, e: std::io::Error| SetupError::Io {
+        path: path.to_owned(),
+        message: e.to_string(),
+    };
     std::fs::create_dir_all(&run.out).map_err(|e| io(&run.out, e))?;
     let (mut todo, mut skipped) = (Vec::new(), Vec::new());
     for (student, dir) in &students {
@@ -262,31 +306,48 @@ pub fn grade_class(run: &ClassRun, progress: &(dyn Fn(&str) + Sync)) -> Result<C
             todo.push((student.clone(), dir.clone()));
         }
     }
-    let (tx, rx) = mpsc::channel::<(String, Result<PathBuf, TestResult>, Duration)>();
+    let (tx, rx) = mpsc::channel::<(String, Result<PathBuf, String>, Duration)>();
     let rx = Arc::new(Mutex::new(rx));
     let graded = Arc::new(Mutex::new(Vec::new()));
     let errors = Arc::new(Mutex::new(Vec::new()));
     thread::scope(|scope| {
         for _ in 0..run.jobs.max(1) {
-            let (rx, graded, errors, prepared) = (Arc::clone(&rx), Arc::clone(&graded), Arc::clone(&errors), &prepared);
+            let (rx, graded, errors, prepared) = (
+                Arc::clone(&rx),
+                Arc::clone(&graded),
+                Arc::clone(&errors),
+                &prepared,
+            );
             scope.spawn(move || loop {
                 let job = rx.lock().expect("job queue").recv();
-                let Ok((student, built, build_time)) = job else { break };
+                let Ok((student, built, build_time)) = job else {
+                    break;
+                };
                 let start = Instant::now();
                 let built_ok = built.is_ok();
                 let outcome = match built {
                     Ok(binary) => judge_one(run, &student, &binary, build_time),
-                    Err(build_test) => write_build_failure(run, prepared, &student, build_test, build_time),
+                    Err(failure) => {
+                        write_build_failure(run, prepared, &student, failure, build_time)
+                    }
                 };
                 let judge = start.elapsed();
                 match outcome {
                     Ok(line) => progress(&line),
                     Err(e) => {
                         progress(&format!("{student}: grading failed: {e}"));
-                        errors.lock().expect("errors").push(format!("{student}: {e}"));
+                        errors
+                            .lock()
+                            .expect("errors")
+                            .push(format!("{student}: {e}"));
                     }
                 }
-                let timing = Timing { student, build: build_time, judge, built: built_ok };
+                let timing = Timing {
+                    student,
+                    build: build_time,
+                    judge,
+                    built: built_ok,
+                };
                 graded.lock().expect("timings").push(timing);
             });
         }
@@ -299,28 +360,46 @@ pub fn grade_class(run: &ClassRun, progress: &(dyn Fn(&str) + Sync)) -> Result<C
         }
         drop(tx);
     });
-    let mut graded = Arc::try_unwrap(graded).expect("workers finished").into_inner().expect("timings");
+    let mut graded = Arc::try_unwrap(graded)
+        .expect("workers finished")
+        .into_inner()
+        .expect("timings");
     graded.sort_by(|a, b| a.student.cmp(&b.student));
     let mut results = Vec::new();
-    let mut errors = Arc::try_unwrap(errors).expect("workers finished").into_inner().expect("errors");
+    let mut errors = Arc::try_unwrap(errors)
+        .expect("workers finished")
+        .into_inner()
+        .expect("errors");
     for (student, _) in &students {
         let path = run.out.join(student).join("results.json");
-        match std::fs::read_to_string(&path).map_err(|e| e.to_string()).and_then(|t| SubmissionResult::from_gradescope_json(&t)) {
+        match std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| SubmissionResult::from_gradescope_json(&t))
+        {
             Ok(r) => results.push(r),
             Err(e) => errors.push(format!("{}: {e}", path.display())),
         }
     }
     let text = summary(&results);
-    write_atomic(&run.out.join("gradebook.csv"), gradebook_csv(&results).as_bytes()).map_err(|e| io(&run.out, e))?;
+    write_atomic(
+        &run.out.join("gradebook.csv"),
+        gradebook_csv(&results).as_bytes(),
+    )
+    .map_err(|e| io(&run.out, e))?;
     write_atomic(&run.out.join("summary.txt"), text.as_bytes()).map_err(|e| io(&run.out, e))?;
-    Ok(ClassReport { results, graded, skipped, errors, summary: text, moves_per_submission: prepared.moves() })
+    Ok(ClassReport {
+        results,
+        graded,
+        skipped,
+        errors,
+        summary: text,
+        moves_per_submission: prepared.moves(),
+    })
 }
 
-/// Vets, stages and builds one submission: the driver binary, or the
-/// failed "build" test.
-fn build_one(run: &ClassRun, prepared: &Prepared, student: &str, dir: &Path) -> Result<PathBuf, TestResult> {
-    let slug = slug(student);
-    let fail = |failure: String| TestResult {
+/// The failed "build" test: worth every point, so the student gets 0.
+fn build_test(prepared: &Prepared, failure: String) -> TestResult {
+    TestResult {
         name: "build".into(),
         group: "build".into(),
         tags: vec!["build".into()],
@@ -334,21 +413,49 @@ fn build_one(run: &ClassRun, prepared: &Prepared, student: &str, dir: &Path) -> 
         reproduce: None,
         printed: None,
         origin: Origin::Build,
-    };
+    }
+}
+
+/// Vets, stages and builds one submission: the driver binary, or why the
+/// build failed.
+fn build_one(
+    run: &ClassRun,
+    prepared: &Prepared,
+    student: &str,
+    dir: &Path,
+) -> Result<PathBuf, String> {
+    let slug = slug(student);
     let target = if run.reference {
-        Target { dir: dir.to_owned(), package: package_name(dir).map_err(fail)?, type_name: prepared.game.type_name.clone() }
+        Target {
+            dir: dir.to_owned(),
+            package: package_name(dir)?,
+            type_name: prepared.game.type_name.clone(),
+        }
     } else {
         let vetted = vet(dir, &prepared.config.allowed_dependencies)
-            .map_err(|r| fail(format!("The submission was refused before building: {r}")))?;
+            .map_err(|r| format!("The submission was refused before building: {r}"))?;
         let staged = run.build_dir.join("staged").join(&slug);
-        stage(&vetted, &staged, &run.workspace).map_err(|e| fail(format!("staging failed: {e}")))?;
-        Target { dir: staged, package: vetted.package, type_name: "Submission".into() }
+        stage(&vetted, &staged, &run.workspace).map_err(|e| format!("staging failed: {e}"))?;
+        Target {
+            dir: staged,
+            package: vetted.package,
+            type_name: "Submission".into(),
+        }
     };
     let driver_dir = run.build_dir.join("drivers").join(&slug);
-    let bin = write_driver(&driver_dir, &slug, &target, &run.workspace).map_err(|e| fail(format!("driver: {e}")))?;
-    build_driver(&driver_dir, &bin, &run.build_dir.join("target"), prepared.config.offline).map_err(|b| {
-        let words = b.mismatch.map_or_else(|| "Your crate does not compile.".to_owned(), |m| m);
-        fail(format!("{words}\n\nThe compiler said:\n{}", b.log))
+    let bin = write_driver(&driver_dir, &slug, &target, &run.workspace)
+        .map_err(|e| format!("driver: {e}"))?;
+    build_driver(
+        &driver_dir,
+        &bin,
+        &run.build_dir.join("target"),
+        prepared.config.offline,
+    )
+    .map_err(|b| {
+        let words = b
+            .mismatch
+            .unwrap_or_else(|| "Your crate does not compile.".to_owned());
+        format!("{words}\n\nThe compiler said:\n{}", b.log)
     })
 }
 
@@ -359,8 +466,11 @@ pub fn relative(path: &Path, dir: &Path) -> String {
 }
 
 fn package_name(dir: &Path) -> Result<String, String> {
-    let text = std::fs::read_to_string(dir.join("Cargo.toml")).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let t: toml::Table = text.parse().map_err(|e| format!("{}: {e}", dir.display()))?;
+    let text = std::fs::read_to_string(dir.join("Cargo.toml"))
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    let t: toml::Table = text
+        .parse()
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
     t.get("package")
         .and_then(|p| p.get("name"))
         .and_then(toml::Value::as_str)
@@ -372,18 +482,32 @@ fn write_build_failure(
     run: &ClassRun,
     prepared: &Prepared,
     student: &str,
-    test: TestResult,
+    failure: String,
     build_time: Duration,
 ) -> Result<String, String> {
-    let mut r = SubmissionResult::new(student, &run.game, prepared.config.seed, "not run".into(), vec![test]);
-    r.fixture_versions =
-        prepared.fixtures.iter().map(|(f, _)| (relative(&f.path, &run.fixtures_dir), f.version.clone())).collect();
+    let mut r = SubmissionResult::new(
+        student,
+        &run.game,
+        prepared.config.seed,
+        "not run".into(),
+        vec![build_test(prepared, failure)],
+    );
+    r.fixture_versions = prepared
+        .fixtures
+        .iter()
+        .map(|(f, _)| (relative(&f.path, &run.fixtures_dir), f.version.clone()))
+        .collect();
     r.execution_time = build_time.as_secs_f64();
     r.write(&run.out.join(student)).map_err(|e| e.to_string())?;
     Ok(format!("{student}: 0 / {} (build failed)", r.max_score))
 }
 
-fn judge_one(run: &ClassRun, student: &str, binary: &Path, build_time: Duration) -> Result<String, String> {
+fn judge_one(
+    run: &ClassRun,
+    student: &str,
+    binary: &Path,
+    build_time: Duration,
+) -> Result<String, String> {
     let mut command = Command::new(&run.grader_bin);
     command
         .arg("judge")
@@ -407,7 +531,9 @@ fn judge_one(run: &ClassRun, student: &str, binary: &Path, build_time: Duration)
     if run.after_due_date {
         command.arg("--after-due-date");
     }
-    let output = command.output().map_err(|e| format!("{}: {e}", run.grader_bin.display()))?;
+    let output = command
+        .output()
+        .map_err(|e| format!("{}: {e}", run.grader_bin.display()))?;
     if output.status.success() {
         Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
     } else {

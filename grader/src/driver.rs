@@ -19,7 +19,8 @@ use crate::protocol::{Request, Response};
 use crate::session::Session;
 use game_api::{Configurable, Game};
 use landlock::{
-    path_beneath_rules, Access, AccessFs, AccessNet, RulesetAttr, RulesetCreatedAttr, RulesetStatus, Scope, ABI,
+    path_beneath_rules, Access, AccessFs, AccessNet, RulesetAttr, RulesetCreatedAttr,
+    RulesetStatus, Scope, ABI,
 };
 use serde::{Deserialize, Serialize};
 use std::fs::File;
@@ -58,7 +59,9 @@ pub fn run<G: Game + Configurable>() -> ! {
         let Ok(line) = line else { break };
         let response = match serde_json::from_str::<Request>(&line) {
             Ok(request) => session.handle(&request),
-            Err(e) => Response::Error { message: format!("bad request: {e}") },
+            Err(e) => Response::Error {
+                message: format!("bad request: {e}"),
+            },
         };
         send(serde_json::to_string(&response).expect("serialisable"));
     }
@@ -75,7 +78,10 @@ fn report_panic(info: &std::panic::PanicHookInfo<'_>) {
         .or_else(|| info.payload().downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "(no message)".to_owned());
     let at = info.location().map_or_else(String::new, |l| {
-        let file = l.file().rsplit_once("/src/").map_or_else(|| l.file().to_owned(), |(_, rest)| format!("src/{rest}"));
+        let file = l
+            .file()
+            .rsplit_once("/src/")
+            .map_or_else(|| l.file().to_owned(), |(_, rest)| format!("src/{rest}"));
         format!(" at {file}:{}:{}", l.line(), l.column())
     });
     eprintln!("panicked{at}: {message}");

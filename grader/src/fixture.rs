@@ -244,7 +244,12 @@ impl Fixture {
         let raw: RawFixture = parse_toml(text, path)?;
         let invalid = |span: std::ops::Range<usize>, message: String| {
             let (line, column) = line_column(text, span.start);
-            FixtureError::Invalid { path: path.to_owned(), line, column, message }
+            FixtureError::Invalid {
+                path: path.to_owned(),
+                line,
+                column,
+                message,
+            }
         };
         let n = raw.moves.len();
         let after = |a: Option<Spanned<usize>>| match a {
@@ -252,7 +257,10 @@ impl Fixture {
             Some(a) if *a.get_ref() <= n => Ok(*a.get_ref()),
             Some(a) => Err(invalid(
                 a.span(),
-                format!("`after = {}` is past the end of the moves: expected a number from 0 to {n}", a.get_ref()),
+                format!(
+                    "`after = {}` is past the end of the moves: expected a number from 0 to {n}",
+                    a.get_ref()
+                ),
             )),
         };
         let points = match raw.points {
@@ -266,27 +274,50 @@ impl Fixture {
         let nonsense = raw
             .nonsense
             .into_iter()
-            .map(|c| Ok(NonsenseCheck { after: after(c.after)?, text: c.text }))
+            .map(|c| {
+                Ok(NonsenseCheck {
+                    after: after(c.after)?,
+                    text: c.text,
+                })
+            })
             .collect::<Result<_, FixtureError>>()?;
         let illegal = raw
             .illegal
             .into_iter()
-            .map(|c| Ok(IllegalCheck { after: after(c.after)?, mv: c.mv }))
+            .map(|c| {
+                Ok(IllegalCheck {
+                    after: after(c.after)?,
+                    mv: c.mv,
+                })
+            })
             .collect::<Result<_, FixtureError>>()?;
         let ai = raw
             .ai
             .into_iter()
             .map(|c| {
                 if *c.depth.get_ref() == 0 {
-                    return Err(invalid(c.depth.span(), "expected a depth of at least 1".into()));
+                    return Err(invalid(
+                        c.depth.span(),
+                        "expected a depth of at least 1".into(),
+                    ));
                 }
                 if c.plays.get_ref().is_empty() {
-                    return Err(invalid(c.plays.span(), "expected at least one move in `plays`".into()));
+                    return Err(invalid(
+                        c.plays.span(),
+                        "expected at least one move in `plays`".into(),
+                    ));
                 }
-                Ok(AiCheck { after: after(c.after)?, depth: *c.depth.get_ref(), plays: c.plays.into_inner(), goal: c.goal })
+                Ok(AiCheck {
+                    after: after(c.after)?,
+                    depth: *c.depth.get_ref(),
+                    plays: c.plays.into_inner(),
+                    goal: c.goal,
+                })
             })
             .collect::<Result<_, FixtureError>>()?;
-        let stem = path.file_stem().map_or_else(|| "fixture".into(), |s| s.to_string_lossy().into_owned());
+        let stem = path
+            .file_stem()
+            .map_or_else(|| "fixture".into(), |s| s.to_string_lossy().into_owned());
         Ok(Fixture {
             path: path.to_owned(),
             name: raw.name.unwrap_or(stem),
@@ -311,15 +342,19 @@ impl Fixture {
     /// [`FixtureError`] when it cannot be read or is not a valid fixture.
     pub fn load(path: impl AsRef<Path>) -> Result<Self, FixtureError> {
         let path = path.as_ref();
-        let text =
-            std::fs::read_to_string(path).map_err(|source| FixtureError::Io { path: path.to_owned(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|source| FixtureError::Io {
+            path: path.to_owned(),
+            source,
+        })?;
         Self::from_toml(&text, path)
     }
 
     /// The file stem, which names the fixture's answer key.
     #[must_use]
     pub fn stem(&self) -> String {
-        self.path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+        self.path
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
     }
 }
 
@@ -329,7 +364,10 @@ impl Fixture {
 /// # Errors
 /// The first [`FixtureError`] met.
 pub fn load_dir(dir: &Path, game: &str) -> Result<Vec<Fixture>, FixtureError> {
-    let io = |source| FixtureError::Io { path: dir.to_owned(), source };
+    let io = |source| FixtureError::Io {
+        path: dir.to_owned(),
+        source,
+    };
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(io)?
         .map(|e| e.map(|e| e.path()))
@@ -340,12 +378,24 @@ pub fn load_dir(dir: &Path, game: &str) -> Result<Vec<Fixture>, FixtureError> {
     let mut fixtures: Vec<Fixture> = Vec::with_capacity(paths.len());
     for path in paths {
         let f = Fixture::load(&path)?;
-        let at_top = |message: String| FixtureError::Invalid { path: path.clone(), line: 1, column: 1, message };
+        let at_top = |message: String| FixtureError::Invalid {
+            path: path.clone(),
+            line: 1,
+            column: 1,
+            message,
+        };
         if f.game != game {
-            return Err(at_top(format!("this fixture is for `{}`, but it is in the folder of `{game}`", f.game)));
+            return Err(at_top(format!(
+                "this fixture is for `{}`, but it is in the folder of `{game}`",
+                f.game
+            )));
         }
         if let Some(other) = fixtures.iter().find(|o| o.name == f.name) {
-            return Err(at_top(format!("the name `{}` is already used by {}", f.name, other.path.display())));
+            return Err(at_top(format!(
+                "the name `{}` is already used by {}",
+                f.name,
+                other.path.display()
+            )));
         }
         fixtures.push(f);
     }
@@ -378,14 +428,24 @@ mod tests {
 
     #[test]
     fn a_recorded_transcript_is_a_fixture_with_defaults() {
-        let mut t = Transcript::new("connect4", Options::new().with("rows", 6), vec!["4".into(), "3".into()]);
-        t.players = Some(Players { p1: "human".into(), p2: "ai:depth=8".into() });
+        let mut t = Transcript::new(
+            "connect4",
+            Options::new().with("rows", 6),
+            vec!["4".into(), "3".into()],
+        );
+        t.players = Some(Players {
+            p1: "human".into(),
+            p2: "ai:depth=8".into(),
+        });
         t.seed = Some(9);
         let f = Fixture::from_toml(&t.to_toml(), "fixtures/connect4/my-game.toml").unwrap();
         assert_eq!(f.name, "my-game");
         assert_eq!(f.moves, ["4", "3"]);
         assert_eq!(f.options.get("rows"), Some("6"));
-        assert_eq!((f.points, f.visibility, f.group.as_str()), (1.0, Visibility::Visible, "fixtures"));
+        assert_eq!(
+            (f.points, f.visibility, f.group.as_str()),
+            (1.0, Visibility::Visible, "fixtures")
+        );
         assert!(f.nonsense.is_empty() && f.illegal.is_empty() && f.ai.is_empty());
     }
 
@@ -397,9 +457,29 @@ mod tests {
             "f.toml",
         )
         .unwrap();
-        assert_eq!(f.nonsense, [NonsenseCheck { after: 2, text: "x".into() }]);
-        assert_eq!(f.illegal, [IllegalCheck { after: 1, mv: "y".into() }]);
-        assert_eq!(f.ai, [AiCheck { after: 2, depth: 3, plays: vec!["z".into()], goal: Goal::Block }]);
+        assert_eq!(
+            f.nonsense,
+            [NonsenseCheck {
+                after: 2,
+                text: "x".into()
+            }]
+        );
+        assert_eq!(
+            f.illegal,
+            [IllegalCheck {
+                after: 1,
+                mv: "y".into()
+            }]
+        );
+        assert_eq!(
+            f.ai,
+            [AiCheck {
+                after: 2,
+                depth: 3,
+                plays: vec!["z".into()],
+                goal: Goal::Block
+            }]
+        );
     }
 
     #[test]
@@ -414,12 +494,16 @@ mod tests {
     #[test]
     fn after_past_the_end_points_at_the_value() {
         let e = err("game = \"nim\"\nmoves = [\"1\"]\n[[illegal]]\nafter = 5\nmove = \"1\"\n");
-        assert_eq!(e, "f.toml:4:9: `after = 5` is past the end of the moves: expected a number from 0 to 1");
+        assert_eq!(
+            e,
+            "f.toml:4:9: `after = 5` is past the end of the moves: expected a number from 0 to 1"
+        );
     }
 
     #[test]
     fn bad_values_are_located_and_explained() {
-        assert!(err("game = \"nim\"\nmoves = []\nvisibility = \"secret\"\n").starts_with("f.toml:3:14:"));
+        assert!(err("game = \"nim\"\nmoves = []\nvisibility = \"secret\"\n")
+            .starts_with("f.toml:3:14:"));
         assert_eq!(
             err("game = \"nim\"\nmoves = []\n[[ai]]\ndepth = 0\nplays = [\"1\"]\ngoal = \"win\"\n"),
             "f.toml:4:9: expected a depth of at least 1"
@@ -443,15 +527,30 @@ mod tests {
     fn load_dir_refuses_a_fixture_of_another_game_and_duplicate_names() {
         let dir = std::env::temp_dir().join(format!("grader-fixture-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("a.toml"), "game = \"nim\"\nmoves = []\nname = \"same\"\n").unwrap();
-        std::fs::write(dir.join("b.toml"), "game = \"nim\"\nmoves = []\nname = \"same\"\n").unwrap();
+        std::fs::write(
+            dir.join("a.toml"),
+            "game = \"nim\"\nmoves = []\nname = \"same\"\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("b.toml"),
+            "game = \"nim\"\nmoves = []\nname = \"same\"\n",
+        )
+        .unwrap();
         let e = load_dir(&dir, "nim").unwrap_err().to_string();
-        assert!(e.contains("b.toml:1:1: the name `same` is already used"), "{e}");
+        assert!(
+            e.contains("b.toml:1:1: the name `same` is already used"),
+            "{e}"
+        );
         let e = load_dir(&dir, "connect4").unwrap_err().to_string();
         assert!(e.contains("a.toml:1:1: this fixture is for `nim`"), "{e}");
         std::fs::write(dir.join("b.toml"), "game = \"nim\"\nmoves = []\n").unwrap();
         std::fs::write(dir.join("notes.txt"), "not a fixture").unwrap();
-        let names: Vec<String> = load_dir(&dir, "nim").unwrap().into_iter().map(|f| f.name).collect();
+        let names: Vec<String> = load_dir(&dir, "nim")
+            .unwrap()
+            .into_iter()
+            .map(|f| f.name)
+            .collect();
         assert_eq!(names, ["same", "b"]);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -84,8 +84,12 @@ impl GradingConfig {
     /// # Errors
     /// File, line and column of the problem.
     pub fn load(path: &Path) -> Result<Self, game_api::transcript::TranscriptError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| game_api::transcript::TranscriptError::Io { path: path.to_owned(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|source| {
+            game_api::transcript::TranscriptError::Io {
+                path: path.to_owned(),
+                source,
+            }
+        })?;
         game_api::transcript::parse_toml(&text, path)
     }
 
@@ -195,16 +199,34 @@ impl Judge<'_> {
         Judged { tests, sandbox }
     }
 
-    fn start(&self, driver: &Path, index: usize, limit_ms: u64, sandbox: &mut String) -> Result<Driver, String> {
+    fn start(
+        &self,
+        driver: &Path,
+        index: usize,
+        limit_ms: u64,
+        sandbox: &mut String,
+    ) -> Result<Driver, String> {
         let scratch = self.scratch.join(format!("test-{index}"));
         let _ = std::fs::remove_dir_all(&scratch);
-        let d = Driver::start(driver, &scratch, self.config.limits(), Duration::from_millis(limit_ms))
-            .map_err(|f| f.to_string())?;
+        let d = Driver::start(
+            driver,
+            &scratch,
+            self.config.limits(),
+            Duration::from_millis(limit_ms),
+        )
+        .map_err(|f| f.to_string())?;
         d.hello().landlock.clone_into(sandbox);
         Ok(d)
     }
 
-    fn fixture(&self, driver: &Path, index: usize, f: &Fixture, key: &AnswerKey, sandbox: &mut String) -> TestResult {
+    fn fixture(
+        &self,
+        driver: &Path,
+        index: usize,
+        f: &Fixture,
+        key: &AnswerKey,
+        sandbox: &mut String,
+    ) -> TestResult {
         let file = crate::class::relative(&f.path, self.fixtures_dir);
         let mut result = TestResult {
             name: f.name.clone(),
@@ -219,7 +241,10 @@ impl Judge<'_> {
             moves: None,
             reproduce: None,
             printed: None,
-            origin: Origin::Fixture { file, version: f.version.clone() },
+            origin: Origin::Fixture {
+                file,
+                version: f.version.clone(),
+            },
         };
         let mut d = match self.start(driver, index, self.config.time_limit_ms, sandbox) {
             Ok(d) => d,
@@ -268,23 +293,30 @@ impl Judge<'_> {
             printed: None,
             origin: Origin::Law { seed, cases },
         };
-        let outcome = self.start(driver, index, self.config.law_time_limit_ms, sandbox).and_then(|mut d| {
-            let options = self.game.law_options.clone();
-            let verdict = match d.call(&Request::New { options }) {
-                Ok(Response::Ready { .. }) => d.call(&Request::Law { name: law.to_owned(), seed, cases }),
-                other => other,
-            };
-            let failure = match verdict {
-                Ok(Response::Law { failure }) => failure,
-                Ok(Response::OptionsRefused { message }) => {
-                    Some(format!("from_options refused `{}`: {message}", self.game.law_options))
-                }
-                Ok(other) => Some(format!("an unexpected reply: {other:?}")),
-                Err(f) => Some(f.to_string()),
-            };
-            result.printed = failure.as_ref().and_then(|_| printed(&d.finish()));
-            failure.map_or(Ok(()), Err)
-        });
+        let outcome = self
+            .start(driver, index, self.config.law_time_limit_ms, sandbox)
+            .and_then(|mut d| {
+                let options = self.game.law_options.clone();
+                let verdict = match d.call(&Request::New { options }) {
+                    Ok(Response::Ready { .. }) => d.call(&Request::Law {
+                        name: law.to_owned(),
+                        seed,
+                        cases,
+                    }),
+                    other => other,
+                };
+                let failure = match verdict {
+                    Ok(Response::Law { failure }) => failure,
+                    Ok(Response::OptionsRefused { message }) => Some(format!(
+                        "from_options refused `{}`: {message}",
+                        self.game.law_options
+                    )),
+                    Ok(other) => Some(format!("an unexpected reply: {other:?}")),
+                    Err(f) => Some(f.to_string()),
+                };
+                result.printed = failure.as_ref().and_then(|_| printed(&d.finish()));
+                failure.map_or(Ok(()), Err)
+            });
         match outcome {
             Ok(()) => {
                 result.passed = true;
@@ -299,7 +331,10 @@ impl Judge<'_> {
 
 /// The default one-line description of a fixture.
 fn describe(f: &Fixture) -> String {
-    let mut parts = vec![format!("replays {} moves, checking the status and legal moves after each", f.moves.len())];
+    let mut parts = vec![format!(
+        "replays {} moves, checking the status and legal moves after each",
+        f.moves.len()
+    )];
     if !f.nonsense.is_empty() {
         parts.push("nonsense input is rejected".into());
     }
@@ -313,7 +348,11 @@ fn describe(f: &Fixture) -> String {
 }
 
 fn reproduce_fixture(f: &Fixture, moves: &[String]) -> String {
-    let options: Vec<String> = f.options.iter().map(|(k, v)| format!("\"{k}={v}\"")).collect();
+    let options: Vec<String> = f
+        .options
+        .iter()
+        .map(|(k, v)| format!("\"{k}={v}\""))
+        .collect();
     let options = if options.is_empty() {
         "Options::new()".to_owned()
     } else {

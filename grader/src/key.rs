@@ -138,7 +138,9 @@ pub enum Check<'a> {
 impl Check<'_> {
     fn request(self) -> Request {
         match self {
-            Check::Nonsense(c) => Request::Try { text: c.text.clone() },
+            Check::Nonsense(c) => Request::Try {
+                text: c.text.clone(),
+            },
             Check::Illegal(c) => Request::Try { text: c.mv.clone() },
             Check::Ai(c) => Request::Ai { depth: c.depth },
         }
@@ -243,27 +245,48 @@ pub fn walk(
     let play_probe = |text: &str| {
         format!("let mv = game.move_of_string({text:?}).unwrap();\nprintln!(\"{{:?}}\", game.next_state(state, &mv));")
     };
-    match engine.ask(&Request::New { options: fixture.options.clone() }).map_err(|f| failed(0, f))? {
+    match engine
+        .ask(&Request::New {
+            options: fixture.options.clone(),
+        })
+        .map_err(|f| failed(0, f))?
+    {
         Response::Ready { .. } => {}
         Response::OptionsRefused { message } => {
-            return Err(depart(0, format!("expected: from_options accepts `{}`\ngot: {message}", fixture.options)))
+            return Err(depart(
+                0,
+                format!(
+                    "expected: from_options accepts `{}`\ngot: {message}",
+                    fixture.options
+                ),
+            ))
         }
         other => return Err(depart(0, unexpected(&other))),
     }
     for n in 0..=fixture.moves.len() {
         let request = match n {
             0 => Request::Observe,
-            _ => Request::Play { text: fixture.moves[n - 1].clone() },
+            _ => Request::Play {
+                text: fixture.moves[n - 1].clone(),
+            },
         };
         let played = n.checked_sub(1).map(|i| fixture.moves[i].as_str());
-        let on_play = |d: Departure| Departure { probe: played.map(play_probe), ..d };
-        let reply = engine.ask(&request).map_err(|f| on_play(failed(n.saturating_sub(1), f)))?;
+        let on_play = |d: Departure| Departure {
+            probe: played.map(play_probe),
+            ..d
+        };
+        let reply = engine
+            .ask(&request)
+            .map_err(|f| on_play(failed(n.saturating_sub(1), f)))?;
         let observation = match reply {
             Response::Observed(o) => o,
             Response::Rejected { message } | Response::Refused { message } => {
                 return Err(on_play(depart(
                     n - 1,
-                    format!("expected: the move {} is accepted\ngot: {message}", fixture.moves[n - 1]),
+                    format!(
+                        "expected: the move {} is accepted\ngot: {message}",
+                        fixture.moves[n - 1]
+                    ),
                 )))
             }
             other => return Err(on_play(depart(n.saturating_sub(1), unexpected(&other)))),
@@ -274,11 +297,22 @@ pub fn walk(
             .iter()
             .filter(|c| c.after == n)
             .map(Check::Nonsense)
-            .chain(fixture.illegal.iter().filter(|c| c.after == n).map(Check::Illegal))
+            .chain(
+                fixture
+                    .illegal
+                    .iter()
+                    .filter(|c| c.after == n)
+                    .map(Check::Illegal),
+            )
             .chain(fixture.ai.iter().filter(|c| c.after == n).map(Check::Ai));
         for check in checks {
-            let with_probe = |d: Departure| Departure { probe: Some(check.probe()), ..d };
-            let reply = engine.ask(&check.request()).map_err(|f| with_probe(failed(n, f)))?;
+            let with_probe = |d: Departure| Departure {
+                probe: Some(check.probe()),
+                ..d
+            };
+            let reply = engine
+                .ask(&check.request())
+                .map_err(|f| with_probe(failed(n, f)))?;
             let verdict = check.judge(&reply).map_err(|m| with_probe(depart(n, m)))?;
             checked(n, check, verdict);
         }
@@ -318,11 +352,21 @@ impl AnswerKey {
                 });
                 Ok(())
             },
-            |after, check, reference| checks.push(KeyCheck { after, check: check.label(), reference }),
+            |after, check, reference| {
+                checks.push(KeyCheck {
+                    after,
+                    check: check.label(),
+                    reference,
+                })
+            },
         );
         result.map_err(|d| KeyError::Disagrees {
             path: fixture.path.clone(),
-            message: format!("after the moves [{}]: {}", d.moves.join(", "), d.message.replace('\n', "; ")),
+            message: format!(
+                "after the moves [{}]: {}",
+                d.moves.join(", "),
+                d.message.replace('\n', "; ")
+            ),
         })?;
         Ok(AnswerKey {
             game: fixture.game.clone(),
@@ -345,19 +389,32 @@ impl AnswerKey {
     /// # Errors
     /// [`KeyError`] when the key is missing, stale or unreadable.
     pub fn load(dir: &Path, fixture: &Fixture) -> Result<AnswerKey, KeyError> {
-        let key = dir.join(format!("answer_keys__{}.snap", Self::snapshot_name(fixture)));
-        let text = std::fs::read_to_string(&key)
-            .map_err(|_| KeyError::Missing { fixture: fixture.path.clone(), key: key.clone() })?;
-        let corrupt = |message: String| KeyError::Corrupt { key: key.clone(), message };
+        let key = dir.join(format!(
+            "answer_keys__{}.snap",
+            Self::snapshot_name(fixture)
+        ));
+        let text = std::fs::read_to_string(&key).map_err(|_| KeyError::Missing {
+            fixture: fixture.path.clone(),
+            key: key.clone(),
+        })?;
+        let corrupt = |message: String| KeyError::Corrupt {
+            key: key.clone(),
+            message,
+        };
         // An insta snapshot: `---`, a header, `---`, then the JSON body.
         let body = text
             .strip_prefix("---\n")
             .and_then(|rest| rest.split_once("\n---\n"))
             .map(|(_, body)| body)
-            .ok_or_else(|| corrupt("expected an insta snapshot (a header between two `---` lines)".into()))?;
+            .ok_or_else(|| {
+                corrupt("expected an insta snapshot (a header between two `---` lines)".into())
+            })?;
         let parsed: AnswerKey = serde_json::from_str(body).map_err(|e| corrupt(e.to_string()))?;
         if parsed.fixture_version != fixture.version {
-            return Err(KeyError::Stale { fixture: fixture.path.clone(), key });
+            return Err(KeyError::Stale {
+                fixture: fixture.path.clone(),
+                key,
+            });
         }
         Ok(parsed)
     }
@@ -372,11 +429,24 @@ impl AnswerKey {
             return Err(format!("the answer key has no position after {n} moves"));
         };
         if got.status != want.status {
-            return Err(format!("expected: game_status is `{}`\ngot: `{}`", want.status, got.status));
+            return Err(format!(
+                "expected: game_status is `{}`\ngot: `{}`",
+                want.status, got.status
+            ));
         }
         if got.legal != want.legal {
-            let missing: Vec<&str> = want.legal.iter().filter(|m| !got.legal.contains(m)).map(String::as_str).collect();
-            let extra: Vec<&str> = got.legal.iter().filter(|m| !want.legal.contains(m)).map(String::as_str).collect();
+            let missing: Vec<&str> = want
+                .legal
+                .iter()
+                .filter(|m| !got.legal.contains(m))
+                .map(String::as_str)
+                .collect();
+            let extra: Vec<&str> = got
+                .legal
+                .iter()
+                .filter(|m| !want.legal.contains(m))
+                .map(String::as_str)
+                .collect();
             let mut message = format!(
                 "expected: legal_moves are [{}]\ngot: [{}]",
                 want.legal.join(" "),
@@ -401,8 +471,109 @@ impl AnswerKey {
                 Some(-1) => "a negative payoff (player 2 won)".to_owned(),
                 Some(_) => "a payoff of 0 (a draw)".to_owned(),
             };
-            return Err(format!("expected: {}\ngot: {} (payoff {:?})", words(want.payoff_sign), words(sign), got.payoff));
+            return Err(format!(
+                "expected: {}\ngot: {} (payoff {:?})",
+                words(want.payoff_sign),
+                words(sign),
+                got.payoff
+            ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game_api::Player;
+
+    fn key() -> AnswerKey {
+        AnswerKey {
+            game: "g".into(),
+            fixture: "f".into(),
+            fixture_version: "sha256:0".into(),
+            options: Options::new(),
+            steps: vec![KeyStep {
+                moves: 0,
+                played: None,
+                status: Status::Win(Player::P2),
+                legal: vec![],
+                payoff_sign: Some(-1),
+                rendering: vec![],
+            }],
+            checks: vec![],
+        }
+    }
+
+    fn seen(status: Status, legal: &[&str], payoff: Option<i32>) -> Observation {
+        Observation {
+            status,
+            legal: legal.iter().map(|m| (*m).to_owned()).collect(),
+            payoff,
+            rendering: "not judged".into(),
+        }
+    }
+
+    #[test]
+    fn the_same_answers_with_another_drawing_and_payoff_scale_pass() {
+        assert_eq!(
+            key().compare(0, &seen(Status::Win(Player::P2), &[], Some(-18))),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn a_wrong_status_is_reported_before_anything_else() {
+        let e = key()
+            .compare(0, &seen(Status::Ongoing(Player::P1), &["1"], None))
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "expected: game_status is `Player 2 wins`\ngot: `Player 1 to move`"
+        );
+    }
+
+    #[test]
+    fn wrong_legal_moves_list_what_is_missing_and_what_is_extra() {
+        let mut k = key();
+        k.steps[0].status = Status::Ongoing(Player::P1);
+        k.steps[0].legal = vec!["1".into(), "2".into()];
+        k.steps[0].payoff_sign = None;
+        let e = k
+            .compare(0, &seen(Status::Ongoing(Player::P1), &["0", "1"], None))
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "expected: legal_moves are [1 2]\ngot: [0 1]\nmissing: 2\nlisted but not legal: 0"
+        );
+        let e = k
+            .compare(
+                0,
+                &seen(Status::Ongoing(Player::P1), &["1", "1", "2"], None),
+            )
+            .unwrap_err();
+        assert!(
+            e.ends_with("(the same moves, but some are listed twice)"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_payoff_of_the_wrong_sign_fails() {
+        let e = key()
+            .compare(0, &seen(Status::Win(Player::P2), &[], Some(1)))
+            .unwrap_err();
+        assert!(
+            e.starts_with("expected: a negative payoff (player 2 won)\ngot: a positive payoff"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_position_past_the_key_is_reported() {
+        assert!(key()
+            .compare(3, &seen(Status::Draw, &[], Some(0)))
+            .unwrap_err()
+            .contains("no position after 3 moves"));
     }
 }

@@ -58,8 +58,19 @@ enum Cmd {
 }
 
 fn main() -> anyhow::Result<()> {
-    let Cmd::Judge { driver, game, student, out, fixtures, keys, config, scratch, only, after_due_date, build_seconds } =
-        Cli::parse().command;
+    let Cmd::Judge {
+        driver,
+        game,
+        student,
+        out,
+        fixtures,
+        keys,
+        config,
+        scratch,
+        only,
+        after_due_date,
+        build_seconds,
+    } = Cli::parse().command;
     let start = Instant::now();
     let prepared = Prepared::load(&config, &game, &fixtures, &keys, only.as_deref())?;
     let judge = Judge {
@@ -71,17 +82,29 @@ fn main() -> anyhow::Result<()> {
         scratch: &scratch,
     };
     let judged = judge.run(&driver);
-    let mut result = SubmissionResult::new(&student, &game, prepared.config.seed, judged.sandbox, judged.tests);
+    let mut result = SubmissionResult::new(
+        &student,
+        &game,
+        prepared.config.seed,
+        judged.sandbox,
+        judged.tests,
+    );
     result.after_due_date = after_due_date;
     result.execution_time = build_seconds + start.elapsed().as_secs_f64();
-    result.write(&out).with_context(|| format!("writing the results of {student} into {}", out.display()))?;
+    result
+        .write(&out)
+        .with_context(|| format!("writing the results of {student} into {}", out.display()))?;
     let _ = std::fs::remove_dir_all(&scratch);
     let failing = result.failing();
     println!(
         "{student}: {} / {}{}",
         result.score,
         result.max_score,
-        if failing.is_empty() { String::new() } else { format!(" (failing: {})", failing.join(", ")) }
+        if failing.is_empty() {
+            String::new()
+        } else {
+            format!(" (failing: {})", failing.join(", "))
+        }
     );
     Ok(())
 }

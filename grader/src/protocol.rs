@@ -132,9 +132,15 @@ mod tests {
     #[test]
     fn requests_and_responses_are_one_json_line_each_and_round_trip() {
         let requests = [
-            Request::New { options: Options::new().with("rows", 6).with("piles", "3,4") },
+            Request::New {
+                options: Options::new().with("rows", 6).with("piles", "3,4"),
+            },
             Request::Play { text: "4\n".into() },
-            Request::Law { name: "initial_state_is_ongoing".into(), seed: 7, cases: 3 },
+            Request::Law {
+                name: "initial_state_is_ongoing".into(),
+                seed: 7,
+                cases: 3,
+            },
         ];
         for r in requests {
             let line = serde_json::to_string(&r).unwrap();

@@ -39,7 +39,13 @@ pub struct SubmissionResult {
 impl SubmissionResult {
     /// Totals the tests and collects the fixture versions.
     #[must_use]
-    pub fn new(student: &str, game: &str, seed: u64, sandbox: String, tests: Vec<TestResult>) -> Self {
+    pub fn new(
+        student: &str,
+        game: &str,
+        seed: u64,
+        sandbox: String,
+        tests: Vec<TestResult>,
+    ) -> Self {
         let fixture_versions = tests
             .iter()
             .filter_map(|t| match &t.origin {
@@ -64,7 +70,11 @@ impl SubmissionResult {
     /// The names of the failed tests.
     #[must_use]
     pub fn failing(&self) -> Vec<&str> {
-        self.tests.iter().filter(|t| !t.passed).map(|t| t.name.as_str()).collect()
+        self.tests
+            .iter()
+            .filter(|t| !t.passed)
+            .map(|t| t.name.as_str())
+            .collect()
     }
 
     /// `results.json`, in Gradescope's autograder format.
@@ -104,14 +114,20 @@ impl SubmissionResult {
         struct Stored {
             extra_data: SubmissionResult,
         }
-        serde_json::from_str::<Stored>(text).map(|s| s.extra_data).map_err(|e| e.to_string())
+        serde_json::from_str::<Stored>(text)
+            .map(|s| s.extra_data)
+            .map_err(|e| e.to_string())
     }
 
     /// The public verdict in one sentence: never implies that tests the
     /// student cannot see have passed.
     #[must_use]
     pub fn headline(&self) -> String {
-        let public: Vec<&TestResult> = self.tests.iter().filter(|t| t.visibility == Visibility::Visible).collect();
+        let public: Vec<&TestResult> = self
+            .tests
+            .iter()
+            .filter(|t| t.visibility == Visibility::Visible)
+            .collect();
         let failed = public.iter().filter(|t| !t.passed).count();
         let unseen = self.tests.len() - public.len();
         let mut text = if public.is_empty() {
@@ -131,11 +147,24 @@ impl SubmissionResult {
     #[must_use]
     pub fn feedback_markdown(&self) -> String {
         let shown = |t: &&TestResult| {
-            t.visibility == Visibility::Visible || (self.after_due_date && t.visibility == Visibility::AfterDueDate)
+            t.visibility == Visibility::Visible
+                || (self.after_due_date && t.visibility == Visibility::AfterDueDate)
         };
-        let public: Vec<&TestResult> = self.tests.iter().filter(|t| t.visibility == Visibility::Visible).collect();
-        let (got, max) = (public.iter().map(|t| t.score).sum::<f64>(), public.iter().map(|t| t.max_score).sum::<f64>());
-        let mut md = format!("# Feedback: {} ({})\n\n{}\n\n", self.student, self.game, self.headline());
+        let public: Vec<&TestResult> = self
+            .tests
+            .iter()
+            .filter(|t| t.visibility == Visibility::Visible)
+            .collect();
+        let (got, max) = (
+            public.iter().map(|t| t.score).sum::<f64>(),
+            public.iter().map(|t| t.max_score).sum::<f64>(),
+        );
+        let mut md = format!(
+            "# Feedback: {} ({})\n\n{}\n\n",
+            self.student,
+            self.game,
+            self.headline()
+        );
         let _ = writeln!(
             md,
             "Public checks: {} of {} passed, {} of {} points.\n",
@@ -144,11 +173,21 @@ impl SubmissionResult {
             points(got),
             points(max)
         );
-        let failed: Vec<&TestResult> = self.tests.iter().filter(|t| t.visibility == Visibility::Visible && !t.passed).collect();
+        let failed: Vec<&TestResult> = self
+            .tests
+            .iter()
+            .filter(|t| t.visibility == Visibility::Visible && !t.passed)
+            .collect();
         if !failed.is_empty() {
             md += "## Failed checks\n\n";
             for t in failed {
-                let _ = writeln!(md, "### {} ({} points)\n\nWhat it checks: {}.\n", t.name, points(t.max_score), t.about);
+                let _ = writeln!(
+                    md,
+                    "### {} ({} points)\n\nWhat it checks: {}.\n",
+                    t.name,
+                    points(t.max_score),
+                    t.about
+                );
                 md += &failure_details(t);
             }
         }
@@ -160,18 +199,34 @@ impl SubmissionResult {
             }
             md += "\n";
         }
-        let later: Vec<&TestResult> =
-            self.tests.iter().filter(|t| t.visibility != Visibility::Visible).filter(shown).collect();
+        let later: Vec<&TestResult> = self
+            .tests
+            .iter()
+            .filter(|t| t.visibility != Visibility::Visible)
+            .filter(shown)
+            .collect();
         if !later.is_empty() {
             md += "## Checks shown after the due date\n\n";
             for t in later {
-                let _ = writeln!(md, "- {}: {}", t.name, if t.passed { "passed" } else { "failed" });
+                let _ = writeln!(
+                    md,
+                    "- {}: {}",
+                    t.name,
+                    if t.passed { "passed" } else { "failed" }
+                );
             }
             md += "\n";
         }
-        let hidden = self.tests.iter().filter(|t| t.visibility != Visibility::Visible && !shown(t)).count();
+        let hidden = self
+            .tests
+            .iter()
+            .filter(|t| t.visibility != Visibility::Visible && !shown(t))
+            .count();
         if hidden > 0 {
-            let _ = writeln!(md, "{hidden} checks are not shown here (hidden, or shown after the due date).\n");
+            let _ = writeln!(
+                md,
+                "{hidden} checks are not shown here (hidden, or shown after the due date).\n"
+            );
         }
         let _ = writeln!(
             md,
@@ -189,7 +244,10 @@ impl SubmissionResult {
     /// When a file cannot be written.
     pub fn write(&self, dir: &Path) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
-        write_atomic(&dir.join("feedback.md"), self.feedback_markdown().as_bytes())?;
+        write_atomic(
+            &dir.join("feedback.md"),
+            self.feedback_markdown().as_bytes(),
+        )?;
         write_atomic(&dir.join("results.json"), self.gradescope_json().as_bytes())
     }
 }
@@ -227,7 +285,12 @@ fn test_text(t: &TestResult) -> String {
     let mut text = format!("What it checks: {}.", t.about);
     if let Some(failure) = &t.failure {
         if let Some(moves) = &t.moves {
-            let _ = write!(text, "\nAfter the moves [{}] ({} moves):", moves.join(" "), moves.len());
+            let _ = write!(
+                text,
+                "\nAfter the moves [{}] ({} moves):",
+                moves.join(" "),
+                moves.len()
+            );
         }
         let _ = write!(text, "\n{failure}");
         if let Some(printed) = &t.printed {
@@ -243,17 +306,27 @@ fn test_text(t: &TestResult) -> String {
 fn failure_details(t: &TestResult) -> String {
     let mut md = String::new();
     if let Some(moves) = &t.moves {
-        let shown = if moves.is_empty() { "none (the initial position)".to_owned() } else { moves.join(" ") };
+        let shown = if moves.is_empty() {
+            "none (the initial position)".to_owned()
+        } else {
+            moves.join(" ")
+        };
         let _ = writeln!(md, "Moves so far: {shown}\n");
     }
     if let Some(failure) = &t.failure {
         let _ = writeln!(md, "```text\n{failure}\n```\n");
     }
     if let Some(printed) = &t.printed {
-        let _ = writeln!(md, "Your program printed (stdout and stderr):\n\n```text\n{printed}\n```\n");
+        let _ = writeln!(
+            md,
+            "Your program printed (stdout and stderr):\n\n```text\n{printed}\n```\n"
+        );
     }
     if let Some(r) = &t.reproduce {
-        let _ = writeln!(md, "To reproduce it, put this in a test of your crate:\n\n```rust\n{r}\n```\n");
+        let _ = writeln!(
+            md,
+            "To reproduce it, put this in a test of your crate:\n\n```rust\n{r}\n```\n"
+        );
     }
     md
 }
@@ -263,7 +336,9 @@ fn failure_details(t: &TestResult) -> String {
 /// # Errors
 /// When the file cannot be written.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
     let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
     std::fs::write(&tmp, bytes)?;
     std::fs::rename(&tmp, path)
@@ -282,12 +357,21 @@ pub fn gradebook_csv(results: &[SubmissionResult]) -> String {
         }
     }
     let mut w = csv::Writer::from_writer(Vec::new());
-    let header: Vec<&str> = std::iter::once("student").chain(groups.iter().copied()).chain(["total", "max"]).collect();
+    let header: Vec<&str> = std::iter::once("student")
+        .chain(groups.iter().copied())
+        .chain(["total", "max"])
+        .collect();
     w.write_record(&header).expect("in-memory CSV");
     for r in results {
         let mut row = vec![r.student.clone()];
         for g in &groups {
-            row.push(points(r.tests.iter().filter(|t| t.group == *g).map(|t| t.score).sum()));
+            row.push(points(
+                r.tests
+                    .iter()
+                    .filter(|t| t.group == *g)
+                    .map(|t| t.score)
+                    .sum(),
+            ));
         }
         row.push(points(r.score));
         row.push(points(r.max_score));
@@ -300,12 +384,30 @@ pub fn gradebook_csv(results: &[SubmissionResult]) -> String {
 /// then class statistics.
 #[must_use]
 pub fn summary(results: &[SubmissionResult]) -> String {
-    let width = results.iter().map(|r| r.student.len()).max().unwrap_or(7).max(7);
-    let mut text = format!("{:<width$}  {:>7}  {:>7}  failing\n", "student", "score", "max");
+    let width = results
+        .iter()
+        .map(|r| r.student.len())
+        .max()
+        .unwrap_or(7)
+        .max(7);
+    let mut text = format!(
+        "{:<width$}  {:>7}  {:>7}  failing\n",
+        "student", "score", "max"
+    );
     for r in results {
         let failing = r.failing();
-        let failing = if failing.is_empty() { "-".to_owned() } else { failing.join(", ") };
-        let _ = writeln!(text, "{:<width$}  {:>7}  {:>7}  {failing}", r.student, points(r.score), points(r.max_score));
+        let failing = if failing.is_empty() {
+            "-".to_owned()
+        } else {
+            failing.join(", ")
+        };
+        let _ = writeln!(
+            text,
+            "{:<width$}  {:>7}  {:>7}  {failing}",
+            r.student,
+            points(r.score),
+            points(r.max_score)
+        );
     }
     if results.is_empty() {
         text += "no submissions\n";
@@ -315,8 +417,15 @@ pub fn summary(results: &[SubmissionResult]) -> String {
     scores.sort_by(f64::total_cmp);
     let n = scores.len();
     let mean = scores.iter().sum::<f64>() / n as f64;
-    let median = if n % 2 == 1 { scores[n / 2] } else { (scores[n / 2 - 1] + scores[n / 2]) / 2.0 };
-    let full = results.iter().filter(|r| r.score >= r.max_score && r.max_score > 0.0).count();
+    let median = if n % 2 == 1 {
+        scores[n / 2]
+    } else {
+        (scores[n / 2 - 1] + scores[n / 2]) / 2.0
+    };
+    let full = results
+        .iter()
+        .filter(|r| r.score >= r.max_score && r.max_score > 0.0)
+        .count();
     let _ = writeln!(
         text,
         "\nclass: {n} submissions, mean {}, median {}, min {}, max {}, full marks {full}",
@@ -334,7 +443,11 @@ pub fn summary(results: &[SubmissionResult]) -> String {
     let mut fails: Vec<(&str, usize)> = fails.into_iter().collect();
     fails.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     if !fails.is_empty() {
-        let top: Vec<String> = fails.iter().take(8).map(|(name, k)| format!("{name} ({k})")).collect();
+        let top: Vec<String> = fails
+            .iter()
+            .take(8)
+            .map(|(name, k)| format!("{name} ({k})"))
+            .collect();
         let _ = writeln!(text, "most failed: {}", top.join(", "));
     }
     text
@@ -358,7 +471,10 @@ mod tests {
             moves: (!passed).then(|| vec!["4".into(), "5".into()]),
             reproduce: (!passed).then(|| "replay".into()),
             printed: None,
-            origin: Origin::Fixture { file: format!("{name}.toml"), version: "sha256:00".into() },
+            origin: Origin::Fixture {
+                file: format!("{name}.toml"),
+                version: "sha256:00".into(),
+            },
         }
     }
 
@@ -369,12 +485,21 @@ mod tests {
             "nim",
             1,
             "fully enforced".into(),
-            vec![test("a", "g", true, Visibility::Visible), test("h", "g", false, Visibility::Hidden)],
+            vec![
+                test("a", "g", true, Visibility::Visible),
+                test("h", "g", false, Visibility::Hidden),
+            ],
         );
-        assert_eq!(r.headline(), "All public checks passed. 1 more checks are not shown here.");
+        assert_eq!(
+            r.headline(),
+            "All public checks passed. 1 more checks are not shown here."
+        );
         let md = r.feedback_markdown();
         assert!(!md.contains("### h") && !md.contains("- h"), "{md}");
-        assert!(md.contains("Public checks: 1 of 1 passed, 2 of 2 points."), "{md}");
+        assert!(
+            md.contains("Public checks: 1 of 1 passed, 2 of 2 points."),
+            "{md}"
+        );
     }
 
     #[test]
@@ -395,15 +520,27 @@ mod tests {
 
     #[test]
     fn gradescope_json_has_the_required_fields_and_reads_back() {
-        let r = SubmissionResult::new("bo", "nim", 7, String::new(), vec![test("a", "g", false, Visibility::Visible)]);
+        let r = SubmissionResult::new(
+            "bo",
+            "nim",
+            7,
+            String::new(),
+            vec![test("a", "g", false, Visibility::Visible)],
+        );
         let json: serde_json::Value = serde_json::from_str(&r.gradescope_json()).unwrap();
         assert_eq!(json["score"], 0.0);
         assert_eq!(json["tests"][0]["status"], "failed");
         assert_eq!(json["tests"][0]["max_score"], 2.0);
         assert_eq!(json["tests"][0]["visibility"], "visible");
-        assert!(json["tests"][0]["output"].as_str().unwrap().contains("After the moves [4 5] (2 moves):\nexpected: a"));
+        assert!(json["tests"][0]["output"]
+            .as_str()
+            .unwrap()
+            .contains("After the moves [4 5] (2 moves):\nexpected: a"));
         assert_eq!(json["extra_data"]["seed"], 7);
-        assert_eq!(SubmissionResult::from_gradescope_json(&r.gradescope_json()).unwrap(), r);
+        assert_eq!(
+            SubmissionResult::from_gradescope_json(&r.gradescope_json()).unwrap(),
+            r
+        );
     }
 
     #[test]
@@ -413,9 +550,21 @@ mod tests {
             "nim",
             1,
             String::new(),
-            vec![test("a", "wins", true, Visibility::Visible), test("b", "rules", false, Visibility::Hidden)],
+            vec![
+                test("a", "wins", true, Visibility::Visible),
+                test("b", "rules", false, Visibility::Hidden),
+            ],
         );
-        let b = SubmissionResult::new("bo", "nim", 1, String::new(), vec![test("a", "wins", false, Visibility::Visible)]);
-        assert_eq!(gradebook_csv(&[a, b]), "student,wins,rules,total,max\n\"ann, jr\",2,0,2,4\nbo,0,0,0,2\n");
+        let b = SubmissionResult::new(
+            "bo",
+            "nim",
+            1,
+            String::new(),
+            vec![test("a", "wins", false, Visibility::Visible)],
+        );
+        assert_eq!(
+            gradebook_csv(&[a, b]),
+            "student,wins,rules,total,max\n\"ann, jr\",2,0,2,4\nbo,0,0,0,2\n"
+        );
     }
 }

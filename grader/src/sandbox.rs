@@ -84,8 +84,14 @@ impl Driver {
     ///
     /// # Errors
     /// [`Failure`] when it cannot start or does not say hello in time.
-    pub fn start(binary: &Path, scratch: &Path, limits: Limits, time_limit: Duration) -> Result<Driver, Failure> {
-        std::fs::create_dir_all(scratch).map_err(|e| Failure::Spawn(format!("{}: {e}", scratch.display())))?;
+    pub fn start(
+        binary: &Path,
+        scratch: &Path,
+        limits: Limits,
+        time_limit: Duration,
+    ) -> Result<Driver, Failure> {
+        std::fs::create_dir_all(scratch)
+            .map_err(|e| Failure::Spawn(format!("{}: {e}", scratch.display())))?;
         let mut command = Command::new(binary);
         command
             .env_clear()
@@ -104,7 +110,9 @@ impl Driver {
                 set_limit(libc::RLIMIT_CORE, 0)
             });
         }
-        let mut child = command.spawn().map_err(|e| Failure::Spawn(format!("{}: {e}", binary.display())))?;
+        let mut child = command
+            .spawn()
+            .map_err(|e| Failure::Spawn(format!("{}: {e}", binary.display())))?;
         let stdout = child.stdout.take().expect("piped");
         let stderr_pipe = child.stderr.take().expect("piped");
         let (tx, lines) = mpsc::channel();
@@ -150,7 +158,9 @@ impl Driver {
             deadline: Instant::now() + time_limit,
             time_limit,
             limits,
-            hello: Hello { landlock: String::new() },
+            hello: Hello {
+                landlock: String::new(),
+            },
         };
         let line = driver.next_line()?;
         driver.hello = serde_json::from_str(&line).map_err(|_| Failure::Garbled(clip(&line)))?;
@@ -169,7 +179,10 @@ impl Driver {
     /// [`Failure`] when there is no usable reply; the process is then dead.
     pub fn call(&mut self, request: &Request) -> Result<Response, Failure> {
         let line = serde_json::to_string(request).expect("requests serialise");
-        let sent = self.stdin.as_mut().map(|stdin| writeln!(stdin, "{line}").and_then(|()| stdin.flush()));
+        let sent = self
+            .stdin
+            .as_mut()
+            .map(|stdin| writeln!(stdin, "{line}").and_then(|()| stdin.flush()));
         if !matches!(sent, Some(Ok(()))) {
             return Err(self.death());
         }
@@ -222,19 +235,32 @@ impl Driver {
         self.stdin = None;
         let status = match self.child.wait() {
             Ok(s) => s,
-            Err(e) => return Failure::Died { cause: format!("could not be waited for: {e}") },
+            Err(e) => {
+                return Failure::Died {
+                    cause: format!("could not be waited for: {e}"),
+                }
+            }
         };
         self.collect_stderr();
         let stderr = &self.stderr_text;
         let cause = if stderr.contains("has overflowed its stack") {
             "stack overflow (endless recursion?)".to_owned()
         } else if stderr.contains("memory allocation of") {
-            format!("out of memory (the limit is {} MiB)", self.limits.memory_bytes >> 20)
+            format!(
+                "out of memory (the limit is {} MiB)",
+                self.limits.memory_bytes >> 20
+            )
         } else {
             match (status.signal(), status.code()) {
-                (Some(libc::SIGXCPU), _) => format!("CPU time limit of {} s exceeded", self.limits.cpu_seconds),
-                (Some(libc::SIGXFSZ), _) => format!("wrote a file larger than {} bytes", self.limits.file_bytes),
-                (Some(libc::SIGABRT), _) => "aborted (std::process::abort or a failed allocation)".to_owned(),
+                (Some(libc::SIGXCPU), _) => {
+                    format!("CPU time limit of {} s exceeded", self.limits.cpu_seconds)
+                }
+                (Some(libc::SIGXFSZ), _) => {
+                    format!("wrote a file larger than {} bytes", self.limits.file_bytes)
+                }
+                (Some(libc::SIGABRT), _) => {
+                    "aborted (std::process::abort or a failed allocation)".to_owned()
+                }
                 (Some(libc::SIGSEGV), _) => "crashed (segmentation fault)".to_owned(),
                 (Some(libc::SIGKILL), _) => "killed".to_owned(),
                 (Some(sig), _) => format!("killed by signal {sig}"),
@@ -253,7 +279,10 @@ impl Drop for Driver {
 }
 
 fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> std::io::Result<()> {
-    let limit = libc::rlimit { rlim_cur: value, rlim_max: value };
+    let limit = libc::rlimit {
+        rlim_cur: value,
+        rlim_max: value,
+    };
     // SAFETY: setrlimit only reads the struct we pass.
     if unsafe { libc::setrlimit(resource, &limit) } == 0 {
         Ok(())

@@ -81,13 +81,19 @@ impl<G: Game + Configurable> Session<G> {
                 Ok(game) => {
                     let state = game.initial_state();
                     self.game = Some((game, state));
-                    Response::Ready { name: G::NAME.to_owned() }
+                    Response::Ready {
+                        name: G::NAME.to_owned(),
+                    }
                 }
-                Err(e) => Response::OptionsRefused { message: e.to_string() },
+                Err(e) => Response::OptionsRefused {
+                    message: e.to_string(),
+                },
             };
         }
         let Some((game, state)) = self.game.as_mut() else {
-            return Response::Error { message: "no game: send `new` first".into() };
+            return Response::Error {
+                message: "no game: send `new` first".into(),
+            };
         };
         match request {
             Request::New { .. } => unreachable!("handled above"),
@@ -95,10 +101,16 @@ impl<G: Game + Configurable> Session<G> {
             Request::Play { text } | Request::Try { text } => {
                 let mv = match game.move_of_string(text) {
                     Ok(mv) => mv,
-                    Err(e) => return Response::Rejected { message: e.to_string() },
+                    Err(e) => {
+                        return Response::Rejected {
+                            message: e.to_string(),
+                        }
+                    }
                 };
                 match game.next_state(state, &mv) {
-                    Err(e) => Response::Refused { message: e.to_string() },
+                    Err(e) => Response::Refused {
+                        message: e.to_string(),
+                    },
                     Ok(next) if matches!(request, Request::Play { .. }) => {
                         *state = next;
                         Response::Observed(observe(game, state))
@@ -108,15 +120,28 @@ impl<G: Game + Configurable> Session<G> {
             }
             // The course's minimax, so the check is about the game, not the search.
             Request::Ai { depth } => match Minimax::new(Some(*depth)).decide(game, state) {
-                Decision::Play(mv, _) => Response::Chose { text: game.string_of_move(&mv) },
+                Decision::Play(mv, _) => Response::Chose {
+                    text: game.string_of_move(&mv),
+                },
                 _ => Response::NoMove,
             },
             Request::Law { name, seed, cases } => match LAWS.iter().find(|l| *l == name) {
                 Some(law) => {
-                    let verdict = check_law(game, law, &KitConfig { cases: *cases, seed: *seed });
-                    Response::Law { failure: verdict.failure }
+                    let verdict = check_law(
+                        game,
+                        law,
+                        &KitConfig {
+                            cases: *cases,
+                            seed: *seed,
+                        },
+                    );
+                    Response::Law {
+                        failure: verdict.failure,
+                    }
                 }
-                None => Response::Error { message: format!("unknown law `{name}`") },
+                None => Response::Error {
+                    message: format!("unknown law `{name}`"),
+                },
             },
         }
     }
@@ -124,7 +149,11 @@ impl<G: Game + Configurable> Session<G> {
 
 fn observe<G: Game>(game: &G, state: &G::State) -> Observation {
     let status = game.game_status(state);
-    let mut legal: Vec<String> = game.legal_moves(state).iter().map(|m| game.string_of_move(m)).collect();
+    let mut legal: Vec<String> = game
+        .legal_moves(state)
+        .iter()
+        .map(|m| game.string_of_move(m))
+        .collect();
     canonical_order(&mut legal);
     Observation {
         status,

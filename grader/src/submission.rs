@@ -37,7 +37,9 @@ pub enum Refusal {
     #[error("{0}")]
     BadManifest(String),
     /// A build script.
-    #[error("{0}: build scripts are not allowed (they run arbitrary code at build time); remove it")]
+    #[error(
+        "{0}: build scripts are not allowed (they run arbitrary code at build time); remove it"
+    )]
     BuildScript(String),
     /// A procedural macro crate.
     #[error("Cargo.toml: `proc-macro = true` is not allowed (procedural macros run arbitrary code at build time)")]
@@ -101,17 +103,28 @@ const FORBIDDEN: [(&str, &str); 6] = [
 /// The first [`Refusal`] met.
 pub fn vet(dir: &Path, allowed: &[String]) -> Result<Vetted, Refusal> {
     let manifest_path = dir.join("Cargo.toml");
-    let text = std::fs::read_to_string(&manifest_path).map_err(|_| Refusal::NoManifest(dir.to_owned()))?;
+    let text =
+        std::fs::read_to_string(&manifest_path).map_err(|_| Refusal::NoManifest(dir.to_owned()))?;
     let manifest: toml::Table = text.parse().map_err(|e: toml::de::Error| {
         let (line, column) = e.span().map_or((1, 1), |s| line_column(&text, s.start));
-        Refusal::BadManifest(format!("Cargo.toml:{line}:{column}: {}", e.message().trim()))
+        Refusal::BadManifest(format!(
+            "Cargo.toml:{line}:{column}: {}",
+            e.message().trim()
+        ))
     })?;
     let bad = |m: &str| Refusal::BadManifest(format!("Cargo.toml: {m}"));
-    let package = manifest.get("package").and_then(toml::Value::as_table).ok_or_else(|| bad("expected a [package] table"))?;
+    let package = manifest
+        .get("package")
+        .and_then(toml::Value::as_table)
+        .ok_or_else(|| bad("expected a [package] table"))?;
     let name = package
         .get("name")
         .and_then(toml::Value::as_str)
-        .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+        .filter(|n| {
+            !n.is_empty()
+                && n.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        })
         .ok_or_else(|| bad("expected `name` in [package]: letters, digits, - and _"))?;
     let edition = match package.get("edition").and_then(toml::Value::as_str) {
         Some(e @ ("2015" | "2018" | "2021" | "2024")) => e.to_owned(),
@@ -122,16 +135,25 @@ pub fn vet(dir: &Path, allowed: &[String]) -> Result<Vetted, Refusal> {
     }
     if let Some(build) = package.get("build") {
         if build.as_bool() != Some(false) {
-            return Err(Refusal::BuildScript(format!("Cargo.toml: `build = {build}`")));
+            return Err(Refusal::BuildScript(format!(
+                "Cargo.toml: `build = {build}`"
+            )));
         }
     }
-    if manifest.get("lib").and_then(|l| l.get("proc-macro").or_else(|| l.get("proc_macro"))).and_then(toml::Value::as_bool)
+    if manifest
+        .get("lib")
+        .and_then(|l| l.get("proc-macro").or_else(|| l.get("proc_macro")))
+        .and_then(toml::Value::as_bool)
         == Some(true)
     {
         return Err(Refusal::ProcMacro);
     }
     for section in ["build-dependencies", "build_dependencies"] {
-        if let Some(name) = manifest.get(section).and_then(toml::Value::as_table).and_then(|t| t.keys().next()) {
+        if let Some(name) = manifest
+            .get(section)
+            .and_then(toml::Value::as_table)
+            .and_then(|t| t.keys().next())
+        {
             return Err(Refusal::Dependency {
                 name: name.clone(),
                 why: "build dependencies only serve build scripts, which are not allowed".into(),
@@ -139,14 +161,24 @@ pub fn vet(dir: &Path, allowed: &[String]) -> Result<Vetted, Refusal> {
         }
     }
     if manifest.contains_key("target") {
-        return Err(bad("platform-specific [target] tables are not supported: use [dependencies]"));
+        return Err(bad(
+            "platform-specific [target] tables are not supported: use [dependencies]",
+        ));
     }
     let mut dependencies = Vec::new();
-    for (dep, spec) in manifest.get("dependencies").and_then(toml::Value::as_table).into_iter().flatten() {
+    for (dep, spec) in manifest
+        .get("dependencies")
+        .and_then(toml::Value::as_table)
+        .into_iter()
+        .flatten()
+    {
         if dep == "game-api" || dep == "game_api" {
             continue;
         }
-        let refuse = |why: &str| Refusal::Dependency { name: dep.clone(), why: why.to_owned() };
+        let refuse = |why: &str| Refusal::Dependency {
+            name: dep.clone(),
+            why: why.to_owned(),
+        };
         if !allowed.iter().any(|a| a == dep) {
             return Err(refuse(&format!(
                 "the allow-list has only game-api{}{}",
@@ -166,7 +198,8 @@ pub fn vet(dir: &Path, allowed: &[String]) -> Result<Vetted, Refusal> {
         for (i, line) in text.lines().enumerate() {
             let code = line.split("//").next().unwrap_or("");
             let squeezed: String = code.chars().filter(|c| !c.is_whitespace()).collect();
-            if let Some((what, why)) = FORBIDDEN.iter().find(|(what, _)| mentions(&squeezed, what)) {
+            if let Some((what, why)) = FORBIDDEN.iter().find(|(what, _)| mentions(&squeezed, what))
+            {
                 return Err(Refusal::Source {
                     file: format!("src/{}", file.display()),
                     line: i + 1,
@@ -176,7 +209,13 @@ pub fn vet(dir: &Path, allowed: &[String]) -> Result<Vetted, Refusal> {
             }
         }
     }
-    Ok(Vetted { dir: dir.to_owned(), package: name.to_owned(), edition, dependencies, sources })
+    Ok(Vetted {
+        dir: dir.to_owned(),
+        package: name.to_owned(),
+        edition,
+        dependencies,
+        sources,
+    })
 }
 
 /// Whether `code` (whitespace removed) uses the macro or attribute `what`
@@ -184,7 +223,10 @@ pub fn vet(dir: &Path, allowed: &[String]) -> Result<Vetted, Refusal> {
 fn mentions(code: &str, what: &str) -> bool {
     code.match_indices(what).any(|(at, _)| {
         what.starts_with('#')
-            || !code[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_')
+            || !code[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
     }) || (what == "#[path" && code.contains("#![path"))
 }
 
@@ -215,7 +257,8 @@ fn rust_files(src: &Path) -> Result<Vec<PathBuf>, String> {
     let mut found = Vec::new();
     let mut stack = vec![PathBuf::new()];
     while let Some(rel) = stack.pop() {
-        let entries = std::fs::read_dir(src.join(&rel)).map_err(|e| format!("src/{}: {e}", rel.display()))?;
+        let entries =
+            std::fs::read_dir(src.join(&rel)).map_err(|e| format!("src/{}: {e}", rel.display()))?;
         for entry in entries {
             let entry = entry.map_err(|e| e.to_string())?;
             let kind = entry.file_type().map_err(|e| e.to_string())?;
@@ -252,8 +295,10 @@ pub fn stage(v: &Vetted, staged: &Path, ws: &Workspace) -> Result<(), String> {
     let _ = std::fs::remove_dir_all(staged);
     for file in &v.sources {
         let to = staged.join("src").join(file);
-        std::fs::create_dir_all(to.parent().expect("a file has a parent")).map_err(|e| e.to_string())?;
-        std::fs::copy(v.dir.join("src").join(file), &to).map_err(|e| format!("src/{}: {e}", file.display()))?;
+        std::fs::create_dir_all(to.parent().expect("a file has a parent"))
+            .map_err(|e| e.to_string())?;
+        std::fs::copy(v.dir.join("src").join(file), &to)
+            .map_err(|e| format!("src/{}: {e}", file.display()))?;
     }
     let mut deps = vec![("game-api".to_owned(), path_dep(&ws.game_api(), None))];
     deps.extend(v.dependencies.iter().cloned());
@@ -269,12 +314,17 @@ pub fn stage(v: &Vetted, staged: &Path, ws: &Workspace) -> Result<(), String> {
 
 /// `[dependencies]` lines, one inline table or version per dependency.
 fn dependency_lines(deps: &[(String, toml::Value)]) -> String {
-    deps.iter().map(|(name, spec)| format!("{} = {spec}\n", toml::Value::String(name.clone()))).collect()
+    deps.iter()
+        .map(|(name, spec)| format!("{} = {spec}\n", toml::Value::String(name.clone())))
+        .collect()
 }
 
 fn path_dep(path: &Path, package: Option<&str>) -> toml::Value {
     let mut t = toml::Table::new();
-    t.insert("path".into(), toml::Value::String(path.display().to_string()));
+    t.insert(
+        "path".into(),
+        toml::Value::String(path.display().to_string()),
+    );
     if let Some(p) = package {
         t.insert("package".into(), toml::Value::String(p.to_owned()));
     }
@@ -298,11 +348,19 @@ pub struct Target {
 ///
 /// # Errors
 /// A message when a file cannot be written.
-pub fn write_driver(dir: &Path, slug: &str, target: &Target, ws: &Workspace) -> Result<String, String> {
+pub fn write_driver(
+    dir: &Path,
+    slug: &str,
+    target: &Target,
+    ws: &Workspace,
+) -> Result<String, String> {
     let bin = format!("grader-driver-{slug}");
     std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
     let deps = [
-        ("student".to_owned(), path_dep(&target.dir, Some(&target.package))),
+        (
+            "student".to_owned(),
+            path_dep(&target.dir, Some(&target.package)),
+        ),
         ("grader".to_owned(), path_dep(&ws.root.join("grader"), None)),
     ];
     let manifest = format!(
@@ -322,7 +380,8 @@ pub fn write_driver(dir: &Path, slug: &str, target: &Target, ws: &Workspace) -> 
     // The workspace's lock file pins the same versions as the course's own
     // build, so everything is already in Cargo's cache (offline builds).
     if !dir.join("Cargo.lock").exists() {
-        std::fs::copy(ws.root.join("Cargo.lock"), dir.join("Cargo.lock")).map_err(|e| e.to_string())?;
+        std::fs::copy(ws.root.join("Cargo.lock"), dir.join("Cargo.lock"))
+            .map_err(|e| e.to_string())?;
     }
     Ok(bin)
 }
@@ -341,7 +400,12 @@ pub struct BuildFailure {
 ///
 /// # Errors
 /// [`BuildFailure`] with the compiler's messages.
-pub fn build_driver(dir: &Path, bin: &str, target_dir: &Path, offline: bool) -> Result<PathBuf, BuildFailure> {
+pub fn build_driver(
+    dir: &Path,
+    bin: &str,
+    target_dir: &Path,
+    offline: bool,
+) -> Result<PathBuf, BuildFailure> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
     command
@@ -353,26 +417,51 @@ pub fn build_driver(dir: &Path, bin: &str, target_dir: &Path, offline: bool) -> 
     if offline {
         command.arg("--offline");
     }
-    let output = command
-        .output()
-        .map_err(|e| BuildFailure { mismatch: None, log: format!("cargo could not be started: {e}") })?;
+    let output = command.output().map_err(|e| BuildFailure {
+        mismatch: None,
+        log: format!("cargo could not be started: {e}"),
+    })?;
     if output.status.success() {
         return Ok(target_dir.join("release").join(bin));
     }
     let log = String::from_utf8_lossy(&output.stderr).into_owned();
-    Err(BuildFailure { mismatch: explain_mismatch(&log), log: trim_log(&log) })
+    Err(BuildFailure {
+        mismatch: explain_mismatch(&log),
+        log: trim_log(&log),
+    })
 }
 
 /// Compiler error codes that mean "this does not fit the trait", in words.
 const MISMATCHES: [(&str, &str); 9] = [
     ("E0046", "your `impl` lacks functions the trait requires"),
-    ("E0407", "your `impl` has a function the trait does not have (a misspelt name?)"),
-    ("E0053", "a function in your `impl` has different argument or return types than in the trait"),
-    ("E0050", "a function in your `impl` takes a different number of arguments than in the trait"),
-    ("E0186", "a function in your `impl` lacks the `&self` the trait has"),
-    ("E0185", "a function in your `impl` takes `&self` where the trait has none"),
-    ("E0049", "a function in your `impl` has different generic parameters than in the trait"),
-    ("E0195", "a function in your `impl` has different lifetime parameters than in the trait"),
+    (
+        "E0407",
+        "your `impl` has a function the trait does not have (a misspelt name?)",
+    ),
+    (
+        "E0053",
+        "a function in your `impl` has different argument or return types than in the trait",
+    ),
+    (
+        "E0050",
+        "a function in your `impl` takes a different number of arguments than in the trait",
+    ),
+    (
+        "E0186",
+        "a function in your `impl` lacks the `&self` the trait has",
+    ),
+    (
+        "E0185",
+        "a function in your `impl` takes `&self` where the trait has none",
+    ),
+    (
+        "E0049",
+        "a function in your `impl` has different generic parameters than in the trait",
+    ),
+    (
+        "E0195",
+        "a function in your `impl` has different lifetime parameters than in the trait",
+    ),
     ("E0437", "your `impl` has a type the trait does not have"),
 ];
 
@@ -393,7 +482,9 @@ pub fn explain_mismatch(log: &str) -> Option<String> {
                 add(format!("{words}: {detail}"));
             }
         }
-        if line.starts_with("error[E0277]") && (line.contains("Game") || line.contains("Configurable")) {
+        if line.starts_with("error[E0277]")
+            && (line.contains("Game") || line.contains("Configurable"))
+        {
             add("`Submission` must be a type that implements both `game_api::Game` and `game_api::Configurable`".into());
         }
         if line.starts_with("error[E04") && line.contains("Submission") {
@@ -413,13 +504,20 @@ pub fn explain_mismatch(log: &str) -> Option<String> {
 
 /// Keeps the compiler's error and warning blocks, at most 200 lines.
 fn trim_log(log: &str) -> String {
-    let lines: Vec<&str> = log.lines().filter(|l| !l.trim_start().starts_with("Compiling ")).take(200).collect();
+    let lines: Vec<&str> = log
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("Compiling "))
+        .take(200)
+        .collect();
     lines.join("\n")
 }
 
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
-    (before.matches('\n').count() + 1, before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1)
+    (
+        before.matches('\n').count() + 1,
+        before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1,
+    )
 }
 
 #[cfg(test)]
@@ -441,14 +539,27 @@ mod tests {
 
     #[test]
     fn a_plain_crate_passes_and_is_staged_with_a_fresh_manifest() {
-        let dir = folder("plain", &[("Cargo.toml", MANIFEST), ("src/lib.rs", "pub type Submission = u8;\n"), ("src/a/b.rs", "")]);
+        let dir = folder(
+            "plain",
+            &[
+                ("Cargo.toml", MANIFEST),
+                ("src/lib.rs", "pub type Submission = u8;\n"),
+                ("src/a/b.rs", ""),
+            ],
+        );
         let v = vet(&dir, &[]).unwrap();
         assert_eq!(v.package, "mine");
-        assert_eq!(v.sources, [PathBuf::from("a/b.rs"), PathBuf::from("lib.rs")]);
+        assert_eq!(
+            v.sources,
+            [PathBuf::from("a/b.rs"), PathBuf::from("lib.rs")]
+        );
         let staged = dir.join("staged");
         stage(&v, &staged, &Workspace { root: "/ws".into() }).unwrap();
         let m = std::fs::read_to_string(staged.join("Cargo.toml")).unwrap();
-        assert!(m.contains("\n[dependencies]\n\"game-api\" = { path = \"/ws/crates/game-api\" }\n"), "{m}");
+        assert!(
+            m.contains("\n[dependencies]\n\"game-api\" = { path = \"/ws/crates/game-api\" }\n"),
+            "{m}"
+        );
         assert!(m.contains("unsafe_code = \"forbid\""), "{m}");
         assert!(staged.join("src/a/b.rs").is_file());
         std::fs::remove_dir_all(&dir).unwrap();
@@ -457,17 +568,37 @@ mod tests {
     #[test]
     fn build_scripts_proc_macros_and_unlisted_dependencies_are_refused() {
         let lib = ("src/lib.rs", "");
-        let d = folder("bs", &[("Cargo.toml", MANIFEST), ("build.rs", "fn main() {}"), lib]);
+        let d = folder(
+            "bs",
+            &[("Cargo.toml", MANIFEST), ("build.rs", "fn main() {}"), lib],
+        );
         assert_eq!(vet(&d, &[]), Err(Refusal::BuildScript("build.rs".into())));
-        let d = folder("bs2", &[("Cargo.toml", &format!("{MANIFEST}\n[package.metadata]\n")), lib]);
+        let d = folder(
+            "bs2",
+            &[
+                ("Cargo.toml", &format!("{MANIFEST}\n[package.metadata]\n")),
+                lib,
+            ],
+        );
         assert!(vet(&d, &[]).is_ok());
         let m = "[package]\nname = \"x\"\nbuild = \"gen.rs\"\n";
-        assert!(matches!(vet(&folder("bs3", &[("Cargo.toml", m), lib]), &[]), Err(Refusal::BuildScript(_))));
+        assert!(matches!(
+            vet(&folder("bs3", &[("Cargo.toml", m), lib]), &[]),
+            Err(Refusal::BuildScript(_))
+        ));
         let m = "[package]\nname = \"x\"\n[lib]\nproc-macro = true\n";
-        assert_eq!(vet(&folder("pm", &[("Cargo.toml", m), lib]), &[]), Err(Refusal::ProcMacro));
+        assert_eq!(
+            vet(&folder("pm", &[("Cargo.toml", m), lib]), &[]),
+            Err(Refusal::ProcMacro)
+        );
         let m = "[package]\nname = \"x\"\n[dependencies]\nrand = \"0.8\"\n";
-        let e = vet(&folder("dep", &[("Cargo.toml", m), lib]), &[]).unwrap_err().to_string();
-        assert_eq!(e, "Cargo.toml: dependency `rand` is not allowed: the allow-list has only game-api");
+        let e = vet(&folder("dep", &[("Cargo.toml", m), lib]), &[])
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "Cargo.toml: dependency `rand` is not allowed: the allow-list has only game-api"
+        );
         assert!(vet(&folder("dep2", &[("Cargo.toml", m), lib]), &["rand".into()]).is_ok());
         let m = "[package]\nname = \"x\"\n[dependencies]\nrand = { path = \"/etc\" }\n";
         assert!(vet(&folder("dep3", &[("Cargo.toml", m), lib]), &["rand".into()]).is_err());
@@ -479,16 +610,47 @@ mod tests {
         let d = folder("inc", &[("Cargo.toml", MANIFEST), ("src/lib.rs", src)]);
         let e = vet(&d, &[]).unwrap_err().to_string();
         assert_eq!(e, "src/lib.rs:3: `include_str!` is not allowed in submissions (it reads a file at build time)");
-        let d = folder("path", &[("Cargo.toml", MANIFEST), ("src/lib.rs", "#[ path = \"/x.rs\"]\nmod m;\n")]);
-        assert!(vet(&d, &[]).unwrap_err().to_string().starts_with("src/lib.rs:1: `#[path`"));
-        let d = folder("ok", &[("Cargo.toml", MANIFEST), ("src/lib.rs", "macro_rules! my_env { () => {} }\nmy_env!();\n")]);
+        let d = folder(
+            "path",
+            &[
+                ("Cargo.toml", MANIFEST),
+                ("src/lib.rs", "#[ path = \"/x.rs\"]\nmod m;\n"),
+            ],
+        );
+        assert!(vet(&d, &[])
+            .unwrap_err()
+            .to_string()
+            .starts_with("src/lib.rs:1: `#[path`"));
+        let d = folder(
+            "ok",
+            &[
+                ("Cargo.toml", MANIFEST),
+                (
+                    "src/lib.rs",
+                    "macro_rules! my_env { () => {} }\nmy_env!();\n",
+                ),
+            ],
+        );
         assert!(vet(&d, &[]).is_ok());
     }
 
     #[test]
     fn a_broken_manifest_is_located() {
-        let d = folder("bad", &[("Cargo.toml", "[package]\nname = \"x\nedition = 2021\n"), ("src/lib.rs", "")]);
-        assert!(vet(&d, &[]).unwrap_err().to_string().starts_with("Cargo.toml:2:"), "{:?}", vet(&d, &[]));
+        let d = folder(
+            "bad",
+            &[
+                ("Cargo.toml", "[package]\nname = \"x\nedition = 2021\n"),
+                ("src/lib.rs", ""),
+            ],
+        );
+        assert!(
+            vet(&d, &[])
+                .unwrap_err()
+                .to_string()
+                .starts_with("Cargo.toml:2:"),
+            "{:?}",
+            vet(&d, &[])
+        );
         let d = folder("none", &[("src/lib.rs", "")]);
         assert!(matches!(vet(&d, &[]), Err(Refusal::NoManifest(_))));
         let d = folder("nolib", &[("Cargo.toml", MANIFEST), ("src/main.rs", "")]);
@@ -501,7 +663,9 @@ mod tests {
         let m = explain_mismatch(log).unwrap();
         assert!(m.contains("lacks functions the trait requires: not all trait items implemented, missing: `legal_moves`"), "{m}");
         let log = "error[E0412]: cannot find type `Submission` in crate `student`\n";
-        assert!(explain_mismatch(log).unwrap().contains("pub type Submission"));
+        assert!(explain_mismatch(log)
+            .unwrap()
+            .contains("pub type Submission"));
         assert_eq!(explain_mismatch("error[E0308]: mismatched types\n"), None);
     }
 }

@@ -66,7 +66,8 @@ struct ZooFile {
 pub fn load(zoo: &Path) -> Result<Vec<Specimen>, String> {
     let path = zoo.join("zoo.toml");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let file: ZooFile = game_api::transcript::parse_toml(&text, &path).map_err(|e| e.to_string())?;
+    let file: ZooFile =
+        game_api::transcript::parse_toml(&text, &path).map_err(|e| e.to_string())?;
     Ok(file.submission)
 }
 
@@ -75,13 +76,24 @@ pub fn load(zoo: &Path) -> Result<Vec<Specimen>, String> {
 ///
 /// # Errors
 /// When a patch does not apply exactly once, or a file cannot be written.
-pub fn materialize(zoo: &Path, specimen: &Specimen, workspace: &Path, out: &Path) -> Result<PathBuf, String> {
+pub fn materialize(
+    zoo: &Path,
+    specimen: &Specimen,
+    workspace: &Path,
+    out: &Path,
+) -> Result<PathBuf, String> {
     let base = zoo.join(&specimen.base);
-    let mut source = std::fs::read_to_string(&base).map_err(|e| format!("{}: {e}", base.display()))?;
+    let mut source =
+        std::fs::read_to_string(&base).map_err(|e| format!("{}: {e}", base.display()))?;
     for p in &specimen.patch {
         let found = source.matches(&p.find).count();
         if found != 1 {
-            return Err(format!("{}: patch text occurs {found} times in {}: {:?}", specimen.name, base.display(), p.find));
+            return Err(format!(
+                "{}: patch text occurs {found} times in {}: {:?}",
+                specimen.name,
+                base.display(),
+                p.find
+            ));
         }
         source = source.replacen(&p.find, &p.replace, 1);
     }
@@ -89,7 +101,8 @@ pub fn materialize(zoo: &Path, specimen: &Specimen, workspace: &Path, out: &Path
     let _ = std::fs::remove_dir_all(&dir);
     let write = |rel: &Path, text: &str| {
         let path = dir.join(rel);
-        std::fs::create_dir_all(path.parent().expect("inside the folder")).map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(path.parent().expect("inside the folder"))
+            .map_err(|e| e.to_string())?;
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
     };
     let manifest = format!(

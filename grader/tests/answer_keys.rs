@@ -14,7 +14,10 @@ use grader::session::Session;
 use std::path::{Path, PathBuf};
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("grader is in the workspace").to_owned()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("grader is in the workspace")
+        .to_owned()
 }
 
 fn fixtures<G: Configurable>() -> Vec<Fixture> {
@@ -51,7 +54,11 @@ fn yucky_chocolate_keys_match_their_snapshots() {
 #[test]
 fn every_game_has_fixtures_and_loads_with_its_keys() {
     let ws = workspace();
-    for game in [connect4::Connect4::NAME, nim::Nim::NAME, yucky_chocolate::YuckyChocolate::NAME] {
+    for game in [
+        connect4::Connect4::NAME,
+        nim::Nim::NAME,
+        yucky_chocolate::YuckyChocolate::NAME,
+    ] {
         let prepared = Prepared::load(
             &ws.join("fixtures/grading.toml"),
             game,
@@ -60,7 +67,11 @@ fn every_game_has_fixtures_and_loads_with_its_keys() {
             None,
         )
         .unwrap_or_else(|e| panic!("{e}"));
-        assert!(prepared.fixtures.len() >= 6, "{game} has only {} fixtures", prepared.fixtures.len());
+        assert!(
+            prepared.fixtures.len() >= 6,
+            "{game} has only {} fixtures",
+            prepared.fixtures.len()
+        );
         assert!(prepared.laws);
         let only_ai = Prepared::load(
             &ws.join("fixtures/grading.toml"),
@@ -70,7 +81,13 @@ fn every_game_has_fixtures_and_loads_with_its_keys() {
             Some("ai"),
         )
         .unwrap();
-        assert!(!only_ai.laws && only_ai.fixtures.iter().all(|(f, _)| f.tags.iter().any(|t| t == "ai")));
+        assert!(
+            !only_ai.laws
+                && only_ai
+                    .fixtures
+                    .iter()
+                    .all(|(f, _)| f.tags.iter().any(|t| t == "ai"))
+        );
         assert!(!only_ai.fixtures.is_empty());
     }
 }
@@ -81,8 +98,22 @@ fn every_game_has_fixtures_and_loads_with_its_keys() {
 #[test]
 fn connect4_fixtures_cover_every_way_to_win_and_to_end() {
     let fixtures = fixtures::<connect4::Connect4>();
-    for tag in ["vertical", "horizontal", "diagonal", "edge", "draws", "small", "large", "end", "ai", "input"] {
-        assert!(fixtures.iter().any(|f| f.tags.iter().any(|t| t == tag)), "no fixture tagged {tag}");
+    for tag in [
+        "vertical",
+        "horizontal",
+        "diagonal",
+        "edge",
+        "draws",
+        "small",
+        "large",
+        "end",
+        "ai",
+        "input",
+    ] {
+        assert!(
+            fixtures.iter().any(|f| f.tags.iter().any(|t| t == tag)),
+            "no fixture tagged {tag}"
+        );
     }
     let mut ended = [false; 3];
     for f in &fixtures {
@@ -99,10 +130,27 @@ fn connect4_fixtures_cover_every_way_to_win_and_to_end() {
 
 #[test]
 fn a_fixture_the_reference_disagrees_with_is_reported() {
-    let f = Fixture::from_toml("game = \"connect4\"\nmoves = [\"4\"]\n[[illegal]]\nmove = \"5\"\n", "bad.toml").unwrap();
-    let e = AnswerKey::record(&f, &mut Session::<connect4::Connect4>::new()).unwrap_err().to_string();
-    assert!(e.starts_with("bad.toml: the reference game disagrees with this fixture: after the moves [4]:"), "{e}");
-    let f = Fixture::from_toml("game = \"connect4\"\nmoves = [\"4\", \"9\"]\n", "bad.toml").unwrap();
-    let e = AnswerKey::record(&f, &mut Session::<connect4::Connect4>::new()).unwrap_err().to_string();
-    assert!(e.contains("after the moves [4]: expected: the move 9 is accepted"), "{e}");
+    let f = Fixture::from_toml(
+        "game = \"connect4\"\nmoves = [\"4\"]\n[[illegal]]\nmove = \"5\"\n",
+        "bad.toml",
+    )
+    .unwrap();
+    let e = AnswerKey::record(&f, &mut Session::<connect4::Connect4>::new())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with(
+            "bad.toml: the reference game disagrees with this fixture: after the moves [4]:"
+        ),
+        "{e}"
+    );
+    let f =
+        Fixture::from_toml("game = \"connect4\"\nmoves = [\"4\", \"9\"]\n", "bad.toml").unwrap();
+    let e = AnswerKey::record(&f, &mut Session::<connect4::Connect4>::new())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("after the moves [4]: expected: the move 9 is accepted"),
+        "{e}"
+    );
 }

@@ -13,7 +13,10 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("grader is in the workspace").to_owned()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("grader is in the workspace")
+        .to_owned()
 }
 
 fn tmp() -> PathBuf {
@@ -21,7 +24,12 @@ fn tmp() -> PathBuf {
 }
 
 fn run(game: &str, submissions: PathBuf, out: &str) -> ClassRun {
-    let mut run = ClassRun::new(&workspace(), game, submissions, PathBuf::from(env!("CARGO_BIN_EXE_grader")));
+    let mut run = ClassRun::new(
+        &workspace(),
+        game,
+        submissions,
+        PathBuf::from(env!("CARGO_BIN_EXE_grader")),
+    );
     run.build_dir = tmp().join("build");
     run.out = tmp().join("grades").join(out);
     run.force = true;
@@ -31,7 +39,11 @@ fn run(game: &str, submissions: PathBuf, out: &str) -> ClassRun {
 /// Writes the game's zoo out and grades it.
 fn grade_zoo(game: &str) -> (Vec<Specimen>, ClassReport, ClassRun) {
     let zoo_dir = workspace().join("grader/zoo");
-    let specimens: Vec<Specimen> = zoo::load(&zoo_dir).unwrap().into_iter().filter(|s| s.game == game).collect();
+    let specimens: Vec<Specimen> = zoo::load(&zoo_dir)
+        .unwrap()
+        .into_iter()
+        .filter(|s| s.game == game)
+        .collect();
     let folder = tmp().join("submissions").join(game);
     let _ = std::fs::remove_dir_all(&folder);
     for s in &specimens {
@@ -49,23 +61,37 @@ fn assert_outcomes(specimens: &[Specimen], report: &ClassReport, run: &ClassRun)
     assert_eq!(report.results.len(), specimens.len());
     let mut wrong = Vec::new();
     for s in specimens {
-        let r = report.results.iter().find(|r| r.student == s.name).expect("every specimen has a result");
+        let r = report
+            .results
+            .iter()
+            .find(|r| r.student == s.name)
+            .expect("every specimen has a result");
         let failing: BTreeSet<&str> = r.failing().into_iter().collect();
         match (&s.failing, &s.build) {
             (Some(expected), None) => {
                 let expected: BTreeSet<&str> = expected.iter().map(String::as_str).collect();
                 if failing != expected {
-                    wrong.push(format!("{}: expected failing {expected:?}, got {failing:?}", s.name));
+                    wrong.push(format!(
+                        "{}: expected failing {expected:?}, got {failing:?}",
+                        s.name
+                    ));
                 }
                 assert!(r.tests.len() > 11, "{}: fixtures and laws ran", s.name);
             }
             (None, Some(phrase)) => {
-                let feedback = std::fs::read_to_string(run.out.join(&s.name).join("feedback.md")).unwrap();
-                if failing != BTreeSet::from(["build"]) || r.score != 0.0 || !feedback.contains(phrase.as_str()) {
+                let feedback =
+                    std::fs::read_to_string(run.out.join(&s.name).join("feedback.md")).unwrap();
+                if failing != BTreeSet::from(["build"])
+                    || r.score != 0.0
+                    || !feedback.contains(phrase.as_str())
+                {
                     wrong.push(format!("{}: expected a build failure saying {phrase:?}, got {failing:?}:\n{feedback}", s.name));
                 }
             }
-            _ => panic!("{}: zoo.toml must give exactly one of `failing` and `build`", s.name),
+            _ => panic!(
+                "{}: zoo.toml must give exactly one of `failing` and `build`",
+                s.name
+            ),
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
@@ -77,7 +103,12 @@ fn assert_reference_full_marks(game: &str) {
     run.reference = true;
     let report = grade_class(&run, &|line| eprintln!("{line}")).unwrap_or_else(|e| panic!("{e}"));
     let r = &report.results[0];
-    assert_eq!((r.score, r.failing()), (r.max_score, vec![]), "{}", report.summary);
+    assert_eq!(
+        (r.score, r.failing()),
+        (r.max_score, vec![]),
+        "{}",
+        report.summary
+    );
     assert!(r.max_score > 10.0);
 }
 
@@ -91,12 +122,22 @@ fn connect4_zoo_is_graded_exactly_and_reports_are_complete() {
     let _ = std::fs::remove_file(escape);
     let (specimens, report, run) = grade_zoo("connect4");
     assert_outcomes(&specimens, &report, &run);
-    assert!(!escape.exists(), "a submission wrote outside its scratch directory");
+    assert!(
+        !escape.exists(),
+        "a submission wrote outside its scratch directory"
+    );
     insta::assert_snapshot!("connect4_summary", report.summary);
     insta::assert_snapshot!("connect4_gradebook", read(&run.out.join("gradebook.csv")));
-    insta::assert_snapshot!("connect4_feedback_panics", read(&run.out.join("c4-panics/feedback.md")));
-    insta::assert_snapshot!("connect4_feedback_no_diagonals", read(&run.out.join("c4-no-diagonals/feedback.md")));
-    let results: serde_json::Value = serde_json::from_str(&read(&run.out.join("c4-off-by-one-columns/results.json"))).unwrap();
+    insta::assert_snapshot!(
+        "connect4_feedback_panics",
+        read(&run.out.join("c4-panics/feedback.md"))
+    );
+    insta::assert_snapshot!(
+        "connect4_feedback_no_diagonals",
+        read(&run.out.join("c4-no-diagonals/feedback.md"))
+    );
+    let results: serde_json::Value =
+        serde_json::from_str(&read(&run.out.join("c4-off-by-one-columns/results.json"))).unwrap();
     insta::assert_json_snapshot!("connect4_results_off_by_one", results, {
         ".execution_time" => "[time]",
         ".extra_data.execution_time" => "[time]",

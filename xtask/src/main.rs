@@ -62,16 +62,28 @@ enum Cmd {
 fn main() -> Result<()> {
     let ws = workspace();
     match Cli::parse().command {
-        Cmd::Grade { submissions, game, out, jobs, only, force, reference, after_due_date } => {
+        Cmd::Grade {
+            submissions,
+            game,
+            out,
+            jobs,
+            only,
+            force,
+            reference,
+            after_due_date,
+        } => {
             let grader = build_grader(&ws)?;
             let mut run = ClassRun::new(&ws, &game, submissions.unwrap_or_default(), grader);
             run.reference = reference;
             match out {
                 Some(out) => run.out = out,
-                None if reference => run.out = ws.join("target/grades").join(format!("{game}-reference")),
+                None if reference => {
+                    run.out = ws.join("target/grades").join(format!("{game}-reference"))
+                }
                 None => {}
             }
-            (run.jobs, run.only, run.force, run.after_due_date) = (jobs, only, force, after_due_date);
+            (run.jobs, run.only, run.force, run.after_due_date) =
+                (jobs, only, force, after_due_date);
             let report = grade_class(&run, &|line| eprintln!("{line}"))?;
             print!("{}", report.summary);
             println!("results in {}", run.out.display());
@@ -82,21 +94,33 @@ fn main() -> Result<()> {
 }
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is in the workspace").to_owned()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask is in the workspace")
+        .to_owned()
 }
 
 /// Builds the `grader` binary (release) and returns its path.
 fn build_grader(ws: &Path) -> Result<PathBuf> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let status = Command::new(cargo)
-        .args(["build", "--release", "--quiet", "-p", "grader", "--bin", "grader"])
+        .args([
+            "build",
+            "--release",
+            "--quiet",
+            "-p",
+            "grader",
+            "--bin",
+            "grader",
+        ])
         .current_dir(ws)
         .status()
         .context("running cargo to build the grader")?;
     if !status.success() {
         bail!("the grader did not build");
     }
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| ws.join("target"), PathBuf::from);
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| ws.join("target"), PathBuf::from);
     Ok(target.join("release/grader"))
 }
 
@@ -106,7 +130,12 @@ fn check_complete(report: &ClassReport, reference: bool) -> Result<()> {
     }
     if reference {
         if let Some(r) = report.results.iter().find(|r| r.score < r.max_score) {
-            bail!("the reference scored {} / {}: failing {}", r.score, r.max_score, r.failing().join(", "));
+            bail!(
+                "the reference scored {} / {}: failing {}",
+                r.score,
+                r.max_score,
+                r.failing().join(", ")
+            );
         }
     }
     Ok(())
@@ -115,8 +144,11 @@ fn check_complete(report: &ClassReport, reference: bool) -> Result<()> {
 /// Grades `count` zoo submissions of Connect-4 and prints the figures.
 fn bench(ws: &Path, count: usize, warm: bool) -> Result<()> {
     let zoo = ws.join("grader/zoo");
-    let specimens: Vec<_> =
-        grader::zoo::load(&zoo).map_err(anyhow::Error::msg)?.into_iter().filter(|s| s.game == "connect4").collect();
+    let specimens: Vec<_> = grader::zoo::load(&zoo)
+        .map_err(anyhow::Error::msg)?
+        .into_iter()
+        .filter(|s| s.game == "connect4")
+        .collect();
     let root = ws.join("target/bench-grade");
     let folder = root.join("submissions");
     let _ = std::fs::remove_dir_all(&folder);
@@ -137,12 +169,19 @@ fn bench(ws: &Path, count: usize, warm: bool) -> Result<()> {
     let report = grade_class(&run, &|line| eprintln!("{line}"))?;
     let total = start.elapsed();
     print!("{}", report.summary);
-    let first = report.graded.first().map_or(Duration::ZERO, |t| t.build + t.judge);
+    let first = report
+        .graded
+        .first()
+        .map_or(Duration::ZERO, |t| t.build + t.judge);
     let judged: Vec<_> = report.graded.iter().filter(|t| t.built).collect();
     let judge_time: Duration = judged.iter().map(|t| t.judge).sum();
     let build_time: Duration = report.graded.iter().map(|t| t.build).sum();
     let moves = report.moves_per_submission * judged.len();
-    println!("\nbench-grade: {} submissions of connect4 ({} built and judged)", report.graded.len(), judged.len());
+    println!(
+        "\nbench-grade: {} submissions of connect4 ({} built and judged)",
+        report.graded.len(),
+        judged.len()
+    );
     println!("total wall time:            {:.1} s", total.as_secs_f64());
     println!("first submission:           {:.1} s (build + judge, includes building the shared dependencies)", first.as_secs_f64());
     if report.graded.len() > 1 {
@@ -151,8 +190,14 @@ fn bench(ws: &Path, count: usize, warm: bool) -> Result<()> {
             (total.saturating_sub(first)).as_secs_f64() / (report.graded.len() - 1) as f64
         );
     }
-    println!("build time, summed:         {:.1} s", build_time.as_secs_f64());
-    println!("judge time, summed:         {:.1} s", judge_time.as_secs_f64());
+    println!(
+        "build time, summed:         {:.1} s",
+        build_time.as_secs_f64()
+    );
+    println!(
+        "judge time, summed:         {:.1} s",
+        judge_time.as_secs_f64()
+    );
     println!(
         "replay rate:                {:.0} fixture moves/s ({moves} moves in {:.1} s of judging, laws and process starts included)",
         moves as f64 / judge_time.as_secs_f64().max(1e-9),
