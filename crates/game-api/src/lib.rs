@@ -99,6 +99,16 @@
 //! game_api::conformance::assert_conforms(&game);
 //! ```
 //!
+//! ## Handing in a game (the grader's contract)
+//!
+//! A submission is a library crate depending on `game-api` whose `src/lib.rs`
+//! names its game for the grader: `pub type Submission = MyGame;`, where
+//! `MyGame` implements [`Game`] and [`Configurable`]. The grader builds it
+//! with `Submission::from_options`, which is how options such as the board
+//! size reach it. No build script, no `unsafe`, and only the dependencies the
+//! course allows. `grader/sample-submission/` in the course workspace is one
+//! to copy; the README's "The submission contract" says the rest.
+//!
 //! ## Speed hooks (optional)
 //!
 //! A strong search calls the game millions of times. The methods
