@@ -19,6 +19,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
+/// The sandbox status of a submission that never ran (it did not build).
+const NOT_RUN: &str = "not run";
+
 /// Where everything is, and what to do.
 #[derive(Clone, Debug)]
 pub struct ClassRun {
@@ -250,6 +253,14 @@ pub fn list_submissions(path: &Path) -> Result<Vec<(String, PathBuf)>, SetupErro
     Ok(found)
 }
 
+/// Where the driver binary of `student` is once built.
+#[must_use]
+pub fn driver_path(run: &ClassRun, student: &str) -> PathBuf {
+    run.build_dir
+        .join("target/release")
+        .join(format!("grader-driver-{}", slug(student)))
+}
+
 fn slug(student: &str) -> String {
     let s: String = student
         .chars()
@@ -380,7 +391,18 @@ pub fn grade_class(
             Err(e) => errors.push(format!("{}: {e}", path.display())),
         }
     }
-    let text = summary(&results);
+    let mut text = summary(&results);
+    let weak: Vec<String> = results
+        .iter()
+        .filter(|r| r.sandbox != "fully enforced" && r.sandbox != NOT_RUN)
+        .map(|r| format!("{} ({})", r.student, r.sandbox))
+        .collect();
+    if !weak.is_empty() {
+        text += &format!(
+            "warning: Landlock was not fully enforced for {}: student code could touch files outside its scratch directory\n",
+            weak.join(", ")
+        );
+    }
     write_atomic(
         &run.out.join("gradebook.csv"),
         gradebook_csv(&results).as_bytes(),
@@ -489,7 +511,7 @@ fn write_build_failure(
         student,
         &run.game,
         prepared.config.seed,
-        "not run".into(),
+        NOT_RUN.into(),
         vec![build_test(prepared, failure)],
     );
     r.fixture_versions = prepared
