@@ -472,6 +472,7 @@ fn build_one(
         &bin,
         &run.build_dir.join("target"),
         prepared.config.offline,
+        &target.dir,
     )
     .map_err(|b| {
         let words = b
