@@ -338,15 +338,27 @@ pub fn grade_class(
                 let built_ok = built.is_ok();
                 let outcome = match built {
                     Ok(binary) => judge_one(run, &student, &binary, build_time),
-                    Err(failure) => {
-                        write_build_failure(run, prepared, &student, failure, build_time)
-                    }
+                    Err(failure) => write_whole_failure(
+                        run,
+                        prepared,
+                        &student,
+                        build_test(prepared, failure),
+                        build_time,
+                    ),
                 };
                 let judge = start.elapsed();
                 match outcome {
                     Ok(line) => progress(&line),
                     Err(e) => {
                         progress(&format!("{student}: grading failed: {e}"));
+                        // The reports stay complete: a result that says so.
+                        let test = whole_test(
+                            prepared,
+                            "grading",
+                            "the grader could judge this submission",
+                            format!("The grader failed on this submission (not your fault; your teacher is told): {e}"),
+                        );
+                        let _ = write_whole_failure(run, prepared, &student, test, build_time);
                         errors
                             .lock()
                             .expect("errors")
@@ -421,20 +433,30 @@ pub fn grade_class(
 
 /// The failed "build" test: worth every point, so the student gets 0.
 fn build_test(prepared: &Prepared, failure: String) -> TestResult {
+    whole_test(
+        prepared,
+        "build",
+        "the crate meets the submission contract and compiles (try `cargo build` in its folder); nothing else can be graded otherwise",
+        failure,
+    )
+}
+
+/// A failed test worth every point, standing for the whole submission.
+fn whole_test(prepared: &Prepared, name: &str, about: &str, failure: String) -> TestResult {
     TestResult {
-        name: "build".into(),
-        group: "build".into(),
-        tags: vec!["build".into()],
+        name: name.into(),
+        group: name.into(),
+        tags: vec![name.into()],
         score: 0.0,
         max_score: prepared.max_score(),
         passed: false,
         visibility: Visibility::Visible,
-        about: "the crate meets the submission contract and compiles (try `cargo build` in its folder); nothing else can be graded otherwise".into(),
+        about: about.into(),
         failure: Some(failure),
         moves: None,
         reproduce: None,
         printed: None,
-        origin: Origin::Build,
+        origin: Origin::Submission,
     }
 }
 
@@ -501,11 +523,12 @@ fn package_name(dir: &Path) -> Result<String, String> {
         .ok_or_else(|| format!("{}: no package name", dir.display()))
 }
 
-fn write_build_failure(
+/// Writes the result of a submission that could not be judged test by test.
+fn write_whole_failure(
     run: &ClassRun,
     prepared: &Prepared,
     student: &str,
-    failure: String,
+    test: TestResult,
     build_time: Duration,
 ) -> Result<String, String> {
     let mut r = SubmissionResult::new(
@@ -513,7 +536,7 @@ fn write_build_failure(
         &run.game,
         prepared.config.seed,
         NOT_RUN.into(),
-        vec![build_test(prepared, failure)],
+        vec![test],
     );
     r.fixture_versions = prepared
         .fixtures
@@ -522,7 +545,10 @@ fn write_build_failure(
         .collect();
     r.execution_time = build_time.as_secs_f64();
     r.write(&run.out.join(student)).map_err(|e| e.to_string())?;
-    Ok(format!("{student}: 0 / {} (build failed)", r.max_score))
+    Ok(format!(
+        "{student}: 0 / {} ({} failed)",
+        r.max_score, r.tests[0].name
+    ))
 }
 
 fn judge_one(

@@ -122,8 +122,9 @@ pub enum Origin {
         /// Random cases.
         cases: u32,
     },
-    /// Vetting and building the submission.
-    Build,
+    /// The submission as a whole: building it (or judging it, when the
+    /// grader itself failed).
+    Submission,
 }
 
 /// The result of one test.
