@@ -17,7 +17,7 @@
 //! the children of a position are all made before the first is searched
 //! and their entries are prefetched: the waits then overlap.
 
-use super::table::{Table, INF};
+use super::table::{Found, Table, INF};
 use game_api::{Game, Player, Status, Value};
 use std::time::Instant;
 
@@ -178,6 +178,7 @@ impl<G: Game> Search<'_, G> {
             return self.estimate(state, me);
         };
         let horizon_before = self.horizon_hits;
+        let nodes_before = self.nodes;
 
         // What the game knows about the exact value.
         let (low, high) = game.value_bounds(state);
@@ -283,16 +284,22 @@ impl<G: Game> Search<'_, G> {
             return self.estimate(state, me).clamp(lower, upper);
         }
 
-        let exact = self.horizon_hits == horizon_before;
-        let (store_lower, store_upper) = if best >= beta {
+        let (lower, upper) = if best >= beta {
             (best, INF)
         } else if best > window_alpha {
             (best, best)
         } else {
             (-INF, best)
         };
-        self.table
-            .store(key, store_lower, store_upper, best_index, depth, exact);
+        let found = Found {
+            lower,
+            upper,
+            best: best_index,
+            depth,
+            exact: self.horizon_hits == horizon_before,
+            positions: self.nodes - nodes_before,
+        };
+        self.table.store(key, found);
         best
     }
 }

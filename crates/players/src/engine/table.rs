@@ -4,12 +4,12 @@
 //! It is a flat array of 16-byte entries sized once from a number of
 //! megabytes, so memory stays bounded whatever the search does. Each entry
 //! keeps a lower and an upper bound on a position's value (a null-window
-//! search learns one side at a time), the move that was best there, and how
-//! deep the search looked. Clearing is O(1): entries carry a generation and
-//! old generations read as empty.
-
-/// Bytes per entry; the table holds `megabytes * 2^20 / ENTRY_BYTES` entries.
-pub(crate) const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
+//! search learns one side at a time), the move that was best there, how
+//! deep the search looked and how much work it took. Entries go in buckets
+//! of two (half a cache line, one memory access): a new position replaces
+//! the one of the two that was cheaper to find, so the costly results of
+//! big subtrees survive a flood of small ones. Clearing is O(1): entries
+//! carry a generation and old generations read as empty.
 
 /// "No bound" markers in the compact 16-bit storage.
 const NO_LOWER: i16 = i16::MIN;
@@ -19,15 +19,27 @@ const EXACT_DEPTH: u8 = u8::MAX;
 /// Stored best-move index meaning "none recorded".
 const NO_MOVE: u8 = u8::MAX;
 
+/// The bits of the mixed key an entry keeps (the low 16 hold the
+/// generation instead). Two different positions share a slot and these 48
+/// bits about once in 2^48 probes: rare enough for exact results.
+const KEY_BITS: u64 = !0xFFFF;
+
 #[derive(Clone, Copy, Default)]
 struct Entry {
-    key: u64,
+    /// The mixed key's high 48 bits, and the generation in the low 16 bits.
+    tag: u64,
     lower: i16,
     upper: i16,
     best: u8,
     depth: u8,
-    generation: u16,
+    /// log2 of the positions searched to find these bounds.
+    work: u8,
 }
+
+/// Two entries sharing one slot.
+#[derive(Clone, Copy, Default)]
+#[repr(align(32))]
+struct Bucket([Entry; 2]);
 
 /// What the table knows about a position (bounds are internal search
 /// values, from the point of view of the player to move).
@@ -59,48 +71,66 @@ impl Known {
     }
 }
 
+/// What a search found about a position, for [`Table::store`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Found {
+    /// The value is at least this (`-INF`: unknown).
+    pub lower: i32,
+    /// The value is at most this (`INF`: unknown).
+    pub upper: i32,
+    /// Index of the best move in the position's move list.
+    pub best: Option<usize>,
+    /// How many plies deep the search looked.
+    pub depth: u32,
+    /// Whether no estimate was used (the bounds hold at every depth).
+    pub exact: bool,
+    /// How many positions the search visited.
+    pub positions: u64,
+}
+
 /// Search values never reach these; they mean "unbounded".
 pub(crate) const INF: i32 = i32::MAX / 2;
 
-/// A fixed-size, always-replace transposition table.
+/// A fixed-size transposition table of two-entry buckets.
 pub(crate) struct Table {
-    entries: Vec<Entry>,
+    buckets: Vec<Bucket>,
     generation: u16,
 }
 
 impl Table {
-    /// A table using at most `megabytes` MiB (at least one entry).
+    /// A table using at most `megabytes` MiB (at least one bucket).
     pub fn with_megabytes(megabytes: usize) -> Self {
-        let len = (megabytes.saturating_mul(1 << 20) / ENTRY_BYTES).max(1);
-        let mut entries = Vec::with_capacity(len);
-        advise_huge_pages(&mut entries);
-        entries.resize(len, Entry::default());
+        let len = (megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(len);
+        advise_huge_pages(&mut buckets);
+        buckets.resize(len, Bucket::default());
         Table {
-            entries,
+            buckets,
             generation: 1,
         }
     }
 
     /// How many positions it can hold.
     pub fn capacity(&self) -> usize {
-        self.entries.len()
+        self.buckets.len() * 2
     }
 
     /// Forgets everything, in O(1) (a full sweep once every 65535 clears).
     pub fn clear(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.entries.fill(Entry::default());
+            self.buckets.fill(Bucket::default());
             self.generation = 1;
         }
     }
 
+    /// The bucket and the tag (in the current generation) of a key.
     #[inline]
-    fn slot(&self, key: u64) -> usize {
-        // Multiplying spreads structured keys (bitboards) over the high bits;
-        // the high half of a 128-bit product maps them onto 0..len.
-        let mixed = (key ^ (key >> 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        ((u128::from(mixed) * self.entries.len() as u128) >> 64) as usize
+    fn locate(&self, key: u64) -> (usize, u64) {
+        let mixed = mix(key);
+        // The high half of a 128-bit product maps the mixed key onto 0..len.
+        let slot = ((u128::from(mixed) * self.buckets.len() as u128) >> 64) as usize;
+        (slot, (mixed & KEY_BITS) | u64::from(self.generation))
     }
 
     /// Starts fetching the entry of `key` from memory, so a later
@@ -110,7 +140,7 @@ impl Table {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let entry: *const Entry = &self.entries[self.slot(key)];
+            let entry: *const Bucket = &self.buckets[self.locate(key).0];
             // SAFETY: a prefetch is only a hint to the cache; it reads
             // nothing and cannot fault, and `entry` points into the table.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(entry.cast()) }
@@ -122,10 +152,8 @@ impl Table {
     /// What is known about the position with this key, if anything.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Known> {
-        let e = &self.entries[self.slot(key)];
-        if e.generation != self.generation || e.key != key {
-            return None;
-        }
+        let (slot, tag) = self.locate(key);
+        let e = self.buckets[slot].0.iter().find(|e| e.tag == tag)?;
         Some(Known {
             lower: if e.lower == NO_LOWER {
                 -INF
@@ -143,18 +171,19 @@ impl Table {
     }
 
     /// Records bounds found by a search `depth` plies deep (`exact`: no
-    /// estimate was used). Bounds for the same position and depth are
-    /// combined; anything else in the slot is replaced.
+    /// estimate was used) that visited `positions` positions. Bounds for the
+    /// same position and depth are combined; a new position takes the place
+    /// of an old generation's entry, else of the cheaper of the two.
     #[inline]
-    pub fn store(
-        &mut self,
-        key: u64,
-        lower: i32,
-        upper: i32,
-        best: Option<usize>,
-        depth: u32,
-        exact: bool,
-    ) {
+    pub fn store(&mut self, key: u64, found: Found) {
+        let Found {
+            lower,
+            upper,
+            best,
+            depth,
+            exact,
+            positions,
+        } = found;
         let depth = if exact {
             EXACT_DEPTH
         } else {
@@ -164,41 +193,66 @@ impl Table {
             .and_then(|b| u8::try_from(b).ok())
             .filter(|&b| b != NO_MOVE)
             .unwrap_or(NO_MOVE);
-        let generation = self.generation;
-        let slot = self.slot(key);
-        let e = &mut self.entries[slot];
+        // log2, so it fits a byte: 0 for one position, 63 at most.
+        let work = (u64::BITS - positions.max(1).leading_zeros() - 1) as u8;
+        let (slot, tag) = self.locate(key);
+        let generation = u64::from(self.generation);
+        let bucket = &mut self.buckets[slot].0;
         let (mut lower, mut upper) = (compact_lower(lower), compact_upper(upper));
-        if e.generation == generation && e.key == key && e.depth == depth {
-            let (merged_lower, merged_upper) = (lower.max(e.lower), upper.min(e.upper));
-            if merged_lower <= merged_upper {
-                (lower, upper) = (merged_lower, merged_upper);
+        let (i, work, best) = match bucket.iter().position(|e| e.tag == tag) {
+            Some(i) => {
+                let e = &bucket[i];
+                if e.depth == depth {
+                    let (merged_lower, merged_upper) = (lower.max(e.lower), upper.min(e.upper));
+                    if merged_lower <= merged_upper {
+                        (lower, upper) = (merged_lower, merged_upper);
+                    }
+                }
+                let best = if best == NO_MOVE { e.best } else { best };
+                (i, work.max(e.work), best)
             }
-        }
-        let best = if best == NO_MOVE && e.generation == generation && e.key == key {
-            e.best
-        } else {
-            best
+            None => {
+                let stale = |e: &Entry| e.tag & !KEY_BITS != generation;
+                let i = if stale(&bucket[0]) {
+                    0
+                } else if stale(&bucket[1]) || bucket[1].work <= bucket[0].work {
+                    1
+                } else {
+                    0
+                };
+                (i, work, best)
+            }
         };
-        *e = Entry {
-            key,
+        bucket[i] = Entry {
+            tag,
             lower,
             upper,
             best,
             depth,
-            generation,
+            work,
         };
     }
+}
+
+/// A bijective 64-bit mix (the SplitMix64 finaliser): every key bit
+/// reaches the slot and the tag, whatever the game's keys look like.
+#[inline]
+fn mix(key: u64) -> u64 {
+    let mut z = key;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// Asks Linux to back the (not yet touched) buffer of `entries` with huge
 /// pages: random probes into a table of many megabytes then miss the TLB far
 /// less often (about 20% faster searches here). Elsewhere it does nothing.
-fn advise_huge_pages(entries: &mut Vec<Entry>) {
+fn advise_huge_pages(buckets: &mut Vec<Bucket>) {
     #[cfg(target_os = "linux")]
     {
         const PAGE: usize = 4096;
-        let start = entries.as_mut_ptr() as usize;
-        let end = start + entries.capacity() * ENTRY_BYTES;
+        let start = buckets.as_mut_ptr() as usize;
+        let end = start + buckets.capacity() * std::mem::size_of::<Bucket>();
         let aligned = start.next_multiple_of(PAGE);
         if end > aligned {
             let len = (end - aligned) / PAGE * PAGE;
@@ -209,7 +263,7 @@ fn advise_huge_pages(entries: &mut Vec<Entry>) {
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = entries;
+    let _ = buckets;
 }
 
 /// A lower bound in 16 bits, rounded down (so it stays a true lower bound).
@@ -234,17 +288,36 @@ fn compact_upper(v: i32) -> i16 {
 mod tests {
     use super::*;
 
+    fn found(
+        lower: i32,
+        upper: i32,
+        best: Option<usize>,
+        depth: u32,
+        exact: bool,
+        positions: u64,
+    ) -> Found {
+        Found {
+            lower,
+            upper,
+            best,
+            depth,
+            exact,
+            positions,
+        }
+    }
+
     #[test]
-    fn entries_are_sixteen_bytes_and_capacity_follows_megabytes() {
-        assert_eq!(ENTRY_BYTES, 16);
+    fn entries_are_sixteen_bytes_in_buckets_of_two_and_capacity_follows_megabytes() {
+        assert_eq!(std::mem::size_of::<Entry>(), 16);
+        assert_eq!(std::mem::size_of::<Bucket>(), 32);
         assert_eq!(Table::with_megabytes(1).capacity(), (1 << 20) / 16);
-        assert_eq!(Table::with_megabytes(0).capacity(), 1);
+        assert_eq!(Table::with_megabytes(0).capacity(), 2);
     }
 
     #[test]
     fn stored_bounds_come_back_and_clear_forgets_them() {
         let mut t = Table::with_megabytes(1);
-        t.store(42, 3, INF, Some(2), 7, false);
+        t.store(42, found(3, INF, Some(2), 7, false, 10));
         let k = t.probe(42).unwrap();
         assert_eq!((k.lower, k.upper, k.best), (3, INF, Some(2)));
         assert!(k.usable_at(7) && !k.usable_at(8) && !k.exact());
@@ -256,8 +329,8 @@ mod tests {
     #[test]
     fn bounds_of_the_same_position_and_depth_are_combined() {
         let mut t = Table::with_megabytes(1);
-        t.store(9, -INF, 5, None, 0, true);
-        t.store(9, 2, INF, Some(1), 0, true);
+        t.store(9, found(-INF, 5, None, 0, true, 1));
+        t.store(9, found(2, INF, Some(1), 0, true, 1));
         let k = t.probe(9).unwrap();
         assert_eq!((k.lower, k.upper, k.best), (2, 5, Some(1)));
         assert!(k.exact() && k.usable_at(1000));
@@ -266,20 +339,43 @@ mod tests {
     #[test]
     fn values_beyond_sixteen_bits_stay_true_bounds() {
         let mut t = Table::with_megabytes(1);
-        t.store(1, 100_000, 200_000, None, 3, true);
+        t.store(1, found(100_000, 200_000, None, 3, true, 1));
         let k = t.probe(1).unwrap();
         assert!(k.lower <= 100_000 && k.upper >= 200_000, "{k:?}");
-        t.store(2, -200_000, -100_000, None, 3, true);
+        t.store(2, found(-200_000, -100_000, None, 3, true, 1));
         let k = t.probe(2).unwrap();
         assert!(k.lower <= -200_000 && k.upper >= -100_000, "{k:?}");
     }
 
     #[test]
-    fn a_different_key_in_the_same_slot_is_not_mistaken_for_a_hit() {
+    fn keys_differing_only_in_low_bits_are_told_apart() {
+        // A one-bucket table: every key lands in the same slot.
         let mut t = Table::with_megabytes(0);
-        t.store(1, 0, 0, None, 0, true);
-        t.store(2, 5, 5, None, 0, true);
-        assert_eq!(t.probe(1), None);
+        t.store(1, found(0, 0, None, 0, true, 1));
+        t.store(2, found(5, 5, None, 0, true, 1));
+        assert_eq!(t.probe(1).map(|k| k.lower), Some(0));
         assert_eq!(t.probe(2).map(|k| k.lower), Some(5));
+        assert_eq!(t.probe(3), None);
+    }
+
+    #[test]
+    fn a_new_position_replaces_the_cheaper_of_the_two() {
+        let mut t = Table::with_megabytes(0);
+        t.store(1, found(1, 1, None, 0, true, 1_000_000));
+        t.store(2, found(2, 2, None, 0, true, 10));
+        t.store(3, found(3, 3, None, 0, true, 1));
+        assert!(t.probe(1).is_some(), "the costly entry survives");
+        assert_eq!(t.probe(2), None);
+        assert!(t.probe(3).is_some(), "the newest is always kept");
+    }
+
+    #[test]
+    fn entries_of_an_old_generation_are_replaced_first() {
+        let mut t = Table::with_megabytes(0);
+        t.store(1, found(1, 1, None, 0, true, 1_000_000));
+        t.clear();
+        t.store(2, found(2, 2, None, 0, true, 1_000));
+        t.store(3, found(3, 3, None, 0, true, 1));
+        assert!(t.probe(2).is_some() && t.probe(3).is_some());
     }
 }
