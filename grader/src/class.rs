@@ -317,7 +317,7 @@ pub fn grade_class(
             todo.push((student.clone(), dir.clone()));
         }
     }
-    let (tx, rx) = mpsc::channel::<(String, Result<PathBuf, String>, Duration)>();
+    let (tx, rx) = mpsc::channel::<(String, Result<PathBuf, Unbuilt>, Duration)>();
     let rx = Arc::new(Mutex::new(rx));
     let graded = Arc::new(Mutex::new(Vec::new()));
     let errors = Arc::new(Mutex::new(Vec::new()));
@@ -338,13 +338,14 @@ pub fn grade_class(
                 let built_ok = built.is_ok();
                 let outcome = match built {
                     Ok(binary) => judge_one(run, &student, &binary, build_time),
-                    Err(failure) => write_whole_failure(
+                    Err(Unbuilt::Student(failure)) => write_whole_failure(
                         run,
                         prepared,
                         &student,
                         build_test(prepared, failure),
                         build_time,
                     ),
+                    Err(Unbuilt::Course(e)) => Err(e),
                 };
                 let judge = start.elapsed();
                 match outcome {
@@ -467,19 +468,21 @@ fn build_one(
     prepared: &Prepared,
     student: &str,
     dir: &Path,
-) -> Result<PathBuf, String> {
+) -> Result<PathBuf, Unbuilt> {
     let slug = slug(student);
     let target = if run.reference {
         Target {
             dir: dir.to_owned(),
-            package: package_name(dir)?,
+            package: package_name(dir).map_err(Unbuilt::Course)?,
             type_name: prepared.game.type_name.clone(),
         }
     } else {
-        let vetted = vet(dir, &prepared.config.allowed_dependencies)
-            .map_err(|r| format!("The submission was refused before building: {r}"))?;
+        let vetted = vet(dir, &prepared.config.allowed_dependencies).map_err(|r| {
+            Unbuilt::Student(format!("The submission was refused before building: {r}"))
+        })?;
         let staged = run.build_dir.join("staged").join(&slug);
-        stage(&vetted, &staged, &run.workspace).map_err(|e| format!("staging failed: {e}"))?;
+        stage(&vetted, &staged, &run.workspace)
+            .map_err(|e| Unbuilt::Course(format!("staging failed: {e}")))?;
         Target {
             dir: staged,
             package: vetted.package,
@@ -488,20 +491,31 @@ fn build_one(
     };
     let driver_dir = run.build_dir.join("drivers").join(&slug);
     let bin = write_driver(&driver_dir, &slug, &target, &run.workspace)
-        .map_err(|e| format!("driver: {e}"))?;
+        .map_err(|e| Unbuilt::Course(format!("driver: {e}")))?;
     build_driver(
         &driver_dir,
         &bin,
         &run.build_dir.join("target"),
         prepared.config.offline,
-        &target.dir,
+        &target,
     )
     .map_err(|b| {
+        if b.course {
+            return Unbuilt::Course(format!("the course's own crates do not build:\n{}", b.log));
+        }
         let words = b
             .mismatch
             .unwrap_or_else(|| "Your crate does not compile.".to_owned());
-        format!("{words}\n\nThe compiler said:\n{}", b.log)
+        Unbuilt::Student(format!("{words}\n\nThe compiler said:\n{}", b.log))
     })
+}
+
+/// Why a submission has no driver.
+enum Unbuilt {
+    /// The submission's fault: refused, or does not compile.
+    Student(String),
+    /// The course's crates do not build (a broken workspace, not the student).
+    Course(String),
 }
 
 /// A fixture's file name as results record it: relative to its folder.

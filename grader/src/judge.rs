@@ -370,8 +370,38 @@ fn reproduce_fixture(f: &Fixture, moves: &[String]) -> String {
     )
 }
 
-/// The first lines the program printed, if any.
+/// The first lines the program printed, if any, without the thread ids
+/// Rust's messages carry (`thread 'main' (1234)`), so a regrade prints the same.
 fn printed(stderr: &str) -> Option<String> {
-    let lines: Vec<&str> = stderr.lines().take(12).collect();
+    let lines: Vec<String> = stderr
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(12)
+        .map(|l| match l.split_once("' (") {
+            Some((head, tail)) if head.contains("thread '") => {
+                let digits = tail
+                    .find(')')
+                    .filter(|&i| i > 0 && tail[..i].bytes().all(|b| b.is_ascii_digit()));
+                digits.map_or_else(|| l.to_owned(), |i| format!("{head}'{}", &tail[i + 1..]))
+            }
+            _ => l.to_owned(),
+        })
+        .collect();
     (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printed;
+
+    #[test]
+    fn printed_output_drops_thread_ids_and_blank_lines() {
+        let stderr = "\nthread 'main' (27546) has overflowed its stack\nfatal runtime error: stack overflow\n";
+        assert_eq!(
+            printed(stderr).unwrap(),
+            "thread 'main' has overflowed its stack\nfatal runtime error: stack overflow"
+        );
+        assert_eq!(printed("x = 'a' (b)").unwrap(), "x = 'a' (b)");
+        assert_eq!(printed("\n\n"), None);
+    }
 }

@@ -68,6 +68,8 @@ impl std::fmt::Display for Failure {
 /// A running driver process.
 pub struct Driver {
     child: Child,
+    /// Whether the driver has been waited for (its pid is no longer ours).
+    reaped: bool,
     stdin: Option<ChildStdin>,
     lines: Receiver<Result<String, String>>,
     stderr: Option<thread::JoinHandle<Vec<u8>>>,
@@ -101,6 +103,8 @@ impl Driver {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        // Its own process group, so that anything it starts dies with it.
+        command.process_group(0);
         // SAFETY: only async-signal-safe calls (setrlimit) between fork and exec.
         unsafe {
             command.pre_exec(move || {
@@ -151,6 +155,7 @@ impl Driver {
         let stdin = child.stdin.take();
         let mut driver = Driver {
             child,
+            reaped: false,
             stdin,
             lines,
             stderr: Some(stderr),
@@ -225,15 +230,43 @@ impl Driver {
         }
     }
 
+    /// Kills the driver's whole process group (the driver and anything it
+    /// started), then reaps the driver.
     fn kill(&mut self) {
+        if self.reaped {
+            return;
+        }
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            // SAFETY: kill(2) with a negative pid signals that process group,
+            // which `start` created for this driver alone.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // Its pid may now be reused: never signal it again.
+        self.reaped = true;
     }
 
     /// Waits for the process (it closed its output) and says how it died.
     fn death(&mut self) -> Failure {
         self.stdin = None;
-        let status = match self.child.wait() {
+        // It closed its output, so it is ending: give it a moment, then make sure.
+        let grace = Instant::now() + Duration::from_secs(1);
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break Ok(status),
+                Ok(None) if Instant::now() < grace => thread::sleep(Duration::from_millis(2)),
+                Ok(None) => {
+                    self.kill();
+                    break self.child.wait();
+                }
+                Err(e) => break Err(e),
+            }
+        };
+        self.reaped = true;
+        let status = match status {
             Ok(s) => s,
             Err(e) => {
                 return Failure::Died {

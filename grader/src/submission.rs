@@ -397,10 +397,13 @@ pub struct BuildFailure {
     pub mismatch: Option<String>,
     /// The compiler's messages (errors only, trimmed).
     pub log: String,
+    /// Whether a crate of the course (game-api, players, the grader), not
+    /// the submission, failed to build: nobody's submission can be graded.
+    pub course: bool,
 }
 
 /// Builds the driver crate in `dir` with the shared `target_dir`; paths
-/// under `source` (the crate built against) are shown relative to it in
+/// under `target.dir` (the crate built against) are shown relative to it in
 /// the compiler's messages.
 ///
 /// # Errors
@@ -410,7 +413,7 @@ pub fn build_driver(
     bin: &str,
     target_dir: &Path,
     offline: bool,
-    source: &Path,
+    target: &Target,
 ) -> Result<PathBuf, BuildFailure> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
@@ -426,16 +429,30 @@ pub fn build_driver(
     let output = command.output().map_err(|e| BuildFailure {
         mismatch: None,
         log: format!("cargo could not be started: {e}"),
+        course: true,
     })?;
     if output.status.success() {
         return Ok(target_dir.join("release").join(bin));
     }
     let log =
-        String::from_utf8_lossy(&output.stderr).replace(&format!("{}/", source.display()), "");
+        String::from_utf8_lossy(&output.stderr).replace(&format!("{}/", target.dir.display()), "");
+    let course = course_failed(&log, &[&target.package, bin]);
     Err(BuildFailure {
         mismatch: explain_mismatch(&log),
         log: trim_log(&log),
+        course,
     })
+}
+
+/// Whether the build log says a crate other than `ours` (the submission
+/// and its driver) failed: then the course's crates are broken.
+fn course_failed(log: &str, ours: &[&str]) -> bool {
+    log.lines()
+        .filter_map(|l| l.strip_prefix("error: could not compile `"))
+        .any(|rest| {
+            let name = rest.split('`').next().unwrap_or_default();
+            !ours.contains(&name)
+        })
 }
 
 /// Compiler error codes that mean "this does not fit the trait", in words.
@@ -662,6 +679,24 @@ mod tests {
         assert!(matches!(vet(&d, &[]), Err(Refusal::NoManifest(_))));
         let d = folder("nolib", &[("Cargo.toml", MANIFEST), ("src/main.rs", "")]);
         assert_eq!(vet(&d, &[]), Err(Refusal::NoLib));
+    }
+
+    #[test]
+    fn a_failure_in_a_course_crate_is_not_blamed_on_the_student() {
+        let ours = ["mine", "grader-driver-x"];
+        assert!(!course_failed(
+            "error: could not compile `mine` (lib) due to 1 previous error",
+            &ours
+        ));
+        assert!(!course_failed(
+            "error: could not compile `grader-driver-x` (bin \"grader-driver-x\")",
+            &ours
+        ));
+        assert!(course_failed(
+            "error: could not compile `players` (lib) due to 1 previous error",
+            &ours
+        ));
+        assert!(!course_failed("warning: unused import", &ours));
     }
 
     #[test]
