@@ -9,8 +9,11 @@ use crate::fixture::{load_dir, Fixture, FixtureError, Visibility};
 use crate::judge::{GameConfig, GradingConfig, Origin, TestResult};
 use crate::key::{AnswerKey, KeyError};
 use crate::report::{gradebook_csv, summary, write_atomic, SubmissionResult};
-use crate::submission::{build_driver, stage, vet, write_driver, Target, Workspace};
+use crate::submission::{
+    build_driver, stage, submission_version, vet, write_driver, Target, Workspace,
+};
 use game_api::conformance::LAWS;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::mpsc;
@@ -183,6 +186,15 @@ impl Prepared {
         self.fixtures.iter().map(|(f, _)| f.points).sum::<f64>() + laws
     }
 
+    /// Fixture file (relative to `dir`) → version, as results record them.
+    #[must_use]
+    pub fn fixture_versions(&self, dir: &Path) -> BTreeMap<String, String> {
+        self.fixtures
+            .iter()
+            .map(|(f, _)| (relative(&f.path, dir), f.version.clone()))
+            .collect()
+    }
+
     /// Moves replayed in one grading (the fixtures' moves).
     #[must_use]
     pub fn moves(&self) -> usize {
@@ -310,14 +322,31 @@ pub fn grade_class(
     };
     std::fs::create_dir_all(&run.out).map_err(|e| io(&run.out, e))?;
     let (mut todo, mut skipped) = (Vec::new(), Vec::new());
+    let versions = prepared.fixture_versions(&run.fixtures_dir);
     for (student, dir) in &students {
-        if !run.force && run.out.join(student).join("results.json").is_file() {
-            skipped.push(student.clone());
-        } else {
-            todo.push((student.clone(), dir.clone()));
+        let version = submission_version(dir);
+        let previous = std::fs::read_to_string(run.out.join(student).join("results.json"))
+            .ok()
+            .and_then(|t| SubmissionResult::from_gradescope_json(&t).ok());
+        match previous {
+            Some(r)
+                if !run.force
+                    && r.seed == prepared.config.seed
+                    && r.fixture_versions == versions
+                    && r.submission_version == version =>
+            {
+                skipped.push(student.clone());
+            }
+            Some(_) if !run.force => {
+                progress(&format!(
+                    "{student}: regrading (the submission, the fixtures or the seed changed)"
+                ));
+                todo.push((student.clone(), dir.clone(), version));
+            }
+            _ => todo.push((student.clone(), dir.clone(), version)),
         }
     }
-    let (tx, rx) = mpsc::channel::<(String, Result<PathBuf, Unbuilt>, Duration)>();
+    let (tx, rx) = mpsc::channel::<(String, String, Result<PathBuf, Unbuilt>, Duration)>();
     let rx = Arc::new(Mutex::new(rx));
     let graded = Arc::new(Mutex::new(Vec::new()));
     let errors = Arc::new(Mutex::new(Vec::new()));
@@ -331,17 +360,17 @@ pub fn grade_class(
             );
             scope.spawn(move || loop {
                 let job = rx.lock().expect("job queue").recv();
-                let Ok((student, built, build_time)) = job else {
+                let Ok((student, version, built, build_time)) = job else {
                     break;
                 };
                 let start = Instant::now();
                 let built_ok = built.is_ok();
                 let outcome = match built {
-                    Ok(binary) => judge_one(run, &student, &binary, build_time),
+                    Ok(binary) => judge_one(run, &student, &version, &binary, build_time),
                     Err(Unbuilt::Student(failure)) => write_whole_failure(
                         run,
                         prepared,
-                        &student,
+                        (&student, &version),
                         build_test(prepared, failure),
                         build_time,
                     ),
@@ -359,7 +388,7 @@ pub fn grade_class(
                             "the grader could judge this submission",
                             format!("The grader failed on this submission (not your fault; your teacher is told): {e}"),
                         );
-                        let _ = write_whole_failure(run, prepared, &student, test, build_time);
+                        let _ = write_whole_failure(run, prepared, (&student, &version), test, build_time);
                         errors
                             .lock()
                             .expect("errors")
@@ -375,12 +404,12 @@ pub fn grade_class(
                 graded.lock().expect("timings").push(timing);
             });
         }
-        for (student, dir) in &todo {
+        for (student, dir, version) in &todo {
             let start = Instant::now();
             progress(&format!("{student}: building"));
             let built = build_one(run, &prepared, student, dir);
             // Dropped receivers only mean every worker died; nothing to add.
-            let _ = tx.send((student.clone(), built, start.elapsed()));
+            let _ = tx.send((student.clone(), version.clone(), built, start.elapsed()));
         }
         drop(tx);
     });
@@ -541,7 +570,7 @@ fn package_name(dir: &Path) -> Result<String, String> {
 fn write_whole_failure(
     run: &ClassRun,
     prepared: &Prepared,
-    student: &str,
+    (student, version): (&str, &str),
     test: TestResult,
     build_time: Duration,
 ) -> Result<String, String> {
@@ -552,11 +581,8 @@ fn write_whole_failure(
         NOT_RUN.into(),
         vec![test],
     );
-    r.fixture_versions = prepared
-        .fixtures
-        .iter()
-        .map(|(f, _)| (relative(&f.path, &run.fixtures_dir), f.version.clone()))
-        .collect();
+    r.fixture_versions = prepared.fixture_versions(&run.fixtures_dir);
+    version.clone_into(&mut r.submission_version);
     r.execution_time = build_time.as_secs_f64();
     r.write(&run.out.join(student)).map_err(|e| e.to_string())?;
     Ok(format!(
@@ -568,6 +594,7 @@ fn write_whole_failure(
 fn judge_one(
     run: &ClassRun,
     student: &str,
+    version: &str,
     binary: &Path,
     build_time: Duration,
 ) -> Result<String, String> {
@@ -587,7 +614,8 @@ fn judge_one(
         .arg(&run.config_path)
         .arg("--scratch")
         .arg(run.build_dir.join("scratch").join(slug(student)))
-        .args(["--build-seconds", &build_time.as_secs_f64().to_string()]);
+        .args(["--build-seconds", &build_time.as_secs_f64().to_string()])
+        .args(["--submission-version", version]);
     if let Some(tag) = &run.only {
         command.args(["--only", tag]);
     }

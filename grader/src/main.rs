@@ -51,6 +51,9 @@ enum Cmd {
         /// Show after-due-date tests (name and result) in the feedback.
         #[arg(long)]
         after_due_date: bool,
+        /// The submission's version, recorded in the results.
+        #[arg(long, default_value = "")]
+        submission_version: String,
         /// Seconds spent building, added to the execution time.
         #[arg(long, default_value_t = 0.0)]
         build_seconds: f64,
@@ -69,6 +72,7 @@ fn main() -> anyhow::Result<()> {
         scratch,
         only,
         after_due_date,
+        submission_version,
         build_seconds,
     } = Cli::parse().command;
     let start = Instant::now();
@@ -90,6 +94,7 @@ fn main() -> anyhow::Result<()> {
         judged.tests,
     );
     result.after_due_date = after_due_date;
+    result.submission_version = submission_version;
     result.execution_time = build_seconds + start.elapsed().as_secs_f64();
     result
         .write(&out)

@@ -26,6 +26,8 @@ pub struct SubmissionResult {
     pub execution_time: f64,
     /// The conformance kit's seed.
     pub seed: u64,
+    /// The submission's version (see `submission::submission_version`).
+    pub submission_version: String,
     /// Fixture file → version, for every fixture graded.
     pub fixture_versions: BTreeMap<String, String>,
     /// How the student process was sandboxed.
@@ -60,6 +62,7 @@ impl SubmissionResult {
             max_score: tests.iter().map(|t| t.max_score).sum(),
             execution_time: 0.0,
             seed,
+            submission_version: String::new(),
             fixture_versions,
             sandbox,
             after_due_date: false,

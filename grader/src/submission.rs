@@ -253,6 +253,22 @@ fn clean_spec(spec: &toml::Value) -> Result<toml::Value, String> {
     }
 }
 
+/// `sha256:` of a submission's `Cargo.toml`, `build.rs` and `.rs` files
+/// under `src/`: a new hand-in gets a new version, so it is regraded.
+#[must_use]
+pub fn submission_version(dir: &Path) -> String {
+    let mut bytes = Vec::new();
+    let files = rust_files(&dir.join("src")).unwrap_or_default();
+    let named = ["Cargo.toml", "build.rs"].into_iter().map(PathBuf::from);
+    for rel in named.chain(files.into_iter().map(|f| Path::new("src").join(f))) {
+        bytes.extend_from_slice(rel.to_string_lossy().as_bytes());
+        bytes.push(0);
+        bytes.extend(std::fs::read(dir.join(&rel)).unwrap_or_default());
+        bytes.push(0);
+    }
+    crate::fixture::content_version(&bytes)
+}
+
 fn rust_files(src: &Path) -> Result<Vec<PathBuf>, String> {
     let mut found = Vec::new();
     let mut stack = vec![PathBuf::new()];
@@ -587,6 +603,23 @@ mod tests {
         assert!(m.contains("unsafe_code = \"forbid\""), "{m}");
         assert!(staged.join("src/a/b.rs").is_file());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_submission_version_changes_with_its_sources_only() {
+        let dir = folder(
+            "version",
+            &[
+                ("Cargo.toml", MANIFEST),
+                ("src/lib.rs", "pub fn a() {}\n"),
+                ("notes.txt", "x"),
+            ],
+        );
+        let v = submission_version(&dir);
+        std::fs::write(dir.join("notes.txt"), "y").unwrap();
+        assert_eq!(submission_version(&dir), v);
+        std::fs::write(dir.join("src/lib.rs"), "pub fn b() {}\n").unwrap();
+        assert_ne!(submission_version(&dir), v);
     }
 
     #[test]

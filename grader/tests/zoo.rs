@@ -141,12 +141,14 @@ fn connect4_zoo_is_graded_exactly_and_reports_are_complete() {
     insta::assert_json_snapshot!("connect4_results_off_by_one", results, {
         ".execution_time" => "[time]",
         ".extra_data.execution_time" => "[time]",
+        // A hash of the generated sources, whose manifest names this checkout's path.
+        ".extra_data.submission_version" => "[sha256]",
     });
     assert_reference_full_marks("connect4");
 }
 
 #[test]
-fn nim_zoo_is_graded_exactly_and_a_rerun_skips_what_is_done() {
+fn nim_zoo_is_graded_exactly_and_a_rerun_skips_only_what_is_unchanged() {
     let (specimens, report, mut run) = grade_zoo("nim");
     assert_outcomes(&specimens, &report, &run);
     run.force = false;
@@ -154,6 +156,13 @@ fn nim_zoo_is_graded_exactly_and_a_rerun_skips_what_is_done() {
     assert!(again.graded.is_empty());
     assert_eq!(again.skipped.len(), specimens.len());
     assert_eq!(again.results, report.results);
+    // A new hand-in is regraded, the others are not.
+    let lib = run.submissions.join("nim-takes-zero/src/lib.rs");
+    std::fs::write(&lib, read(&lib) + "\n// resubmitted\n").unwrap();
+    let third = grade_class(&run, &|_| {}).unwrap();
+    let regraded: Vec<&str> = third.graded.iter().map(|t| t.student.as_str()).collect();
+    assert_eq!(regraded, ["nim-takes-zero"]);
+    assert_eq!(third.skipped, ["nim-correct"]);
     assert_reference_full_marks("nim");
 }
 
