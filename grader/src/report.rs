@@ -141,7 +141,11 @@ impl SubmissionResult {
             format!("{failed} of {} public checks failed.", public.len())
         };
         if unseen > 0 {
-            let _ = write!(text, " {unseen} more checks are not shown here.");
+            let _ = write!(
+                text,
+                " {} not shown here.",
+                count(unseen, "more check is", "more checks are")
+            );
         }
         text
     }
@@ -186,9 +190,9 @@ impl SubmissionResult {
             for t in failed {
                 let _ = writeln!(
                     md,
-                    "### {} ({} points)\n\nWhat it checks: {}.\n",
+                    "### {} ({})\n\nWhat it checks: {}.\n",
                     t.name,
-                    points(t.max_score),
+                    worth(t.max_score),
                     t.about
                 );
                 md += &failure_details(t);
@@ -198,7 +202,7 @@ impl SubmissionResult {
         if !passed.is_empty() {
             md += "## Passed checks\n\n";
             for t in passed {
-                let _ = writeln!(md, "- {} ({} points)", t.name, points(t.max_score));
+                let _ = writeln!(md, "- {} ({})", t.name, worth(t.max_score));
             }
             md += "\n";
         }
@@ -228,7 +232,8 @@ impl SubmissionResult {
         if hidden > 0 {
             let _ = writeln!(
                 md,
-                "{hidden} checks are not shown here (hidden, or shown after the due date).\n"
+                "{} not shown here (hidden, or shown after the due date).\n",
+                count(hidden, "check is", "checks are")
             );
         }
         let _ = writeln!(
@@ -275,6 +280,17 @@ struct GradescopeTest {
     output: String,
     visibility: Visibility,
     tags: Vec<String>,
+}
+
+/// `1 check is`, `3 checks are`...
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `1 point`, `2.5 points`.
+fn worth(p: f64) -> String {
+    let text = points(p);
+    format!("{text} {}", if text == "1" { "point" } else { "points" })
 }
 
 fn points(p: f64) -> String {
@@ -495,7 +511,7 @@ mod tests {
         );
         assert_eq!(
             r.headline(),
-            "All public checks passed. 1 more checks are not shown here."
+            "All public checks passed. 1 more check is not shown here."
         );
         let md = r.feedback_markdown();
         assert!(!md.contains("### h") && !md.contains("- h"), "{md}");
