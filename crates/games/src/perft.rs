@@ -19,6 +19,7 @@ pub struct Args {
     /// The longest sequences to count, in moves.
     depth: usize,
     /// Game options, as name=value (e.g. rows=4 cols=5).
+    #[arg(value_name = "NAME=VALUE")]
     options: Vec<String>,
     /// Start after these moves, in the game's notation (e.g. --moves 4 4 3).
     #[arg(long, num_args = 1.., value_name = "MOVE")]

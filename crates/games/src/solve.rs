@@ -26,6 +26,7 @@ pub struct Args {
     /// The game (see `games list`).
     game: String,
     /// Game options, as name=value (e.g. rows=5 cols=4).
+    #[arg(value_name = "NAME=VALUE")]
     options: Vec<String>,
     /// Compare each value with the expected value ending its line.
     #[arg(long)]
