@@ -77,6 +77,11 @@ fn assert_outcomes(specimens: &[Specimen], report: &ClassReport, run: &ClassRun)
                     ));
                 }
                 assert!(r.tests.len() > 11, "{}: fixtures and laws ran", s.name);
+                assert_eq!(
+                    r.sandbox, "fully enforced",
+                    "{}: Landlock confined the student process",
+                    s.name
+                );
             }
             (None, Some(phrase)) => {
                 let feedback =
