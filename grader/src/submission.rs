@@ -88,12 +88,14 @@ pub struct Vetted {
 }
 
 /// Source constructs refused in submissions, and why.
+/// The rarer names are refused even without `!`, so that a `macro_rules!`
+/// cannot call them by a name passed in (`m!(include_str)`).
 const FORBIDDEN: [(&str, &str); 6] = [
-    ("include_str!", "it reads a file at build time"),
-    ("include_bytes!", "it reads a file at build time"),
+    ("include_str", "it reads a file at build time"),
+    ("include_bytes", "it reads a file at build time"),
     ("include!", "it reads a file at build time"),
     ("env!", "it reads the build environment"),
-    ("option_env!", "it reads the build environment"),
+    ("option_env", "it reads the build environment"),
     ("#[path", "it reads a file from anywhere at build time"),
 ];
 
@@ -221,12 +223,11 @@ pub fn vet(dir: &Path, allowed: &[String]) -> Result<Vetted, Refusal> {
 /// Whether `code` (whitespace removed) uses the macro or attribute `what`
 /// (so `env!` is found, but not inside `my_env!`).
 fn mentions(code: &str, what: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
     code.match_indices(what).any(|(at, _)| {
         what.starts_with('#')
-            || !code[..at]
-                .chars()
-                .next_back()
-                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            || (!code[..at].chars().next_back().is_some_and(word)
+                && !code[at + what.len()..].chars().next().is_some_and(word))
     }) || (what == "#[path" && code.contains("#![path"))
 }
 
@@ -666,7 +667,7 @@ mod tests {
         let src = "pub fn f() {}\n// include_str!(\"x\") in a comment is fine\nconst K: &str = include_str! (\"/etc/passwd\");\n";
         let d = folder("inc", &[("Cargo.toml", MANIFEST), ("src/lib.rs", src)]);
         let e = vet(&d, &[]).unwrap_err().to_string();
-        assert_eq!(e, "src/lib.rs:3: `include_str!` is not allowed in submissions (it reads a file at build time)");
+        assert_eq!(e, "src/lib.rs:3: `include_str` is not allowed in submissions (it reads a file at build time)");
         let d = folder(
             "path",
             &[
@@ -678,6 +679,17 @@ mod tests {
             .unwrap_err()
             .to_string()
             .starts_with("src/lib.rs:1: `#[path`"));
+        let d = folder(
+            "macro",
+            &[
+                ("Cargo.toml", MANIFEST),
+                ("src/lib.rs", "macro_rules! m { ($i:ident) => { $i!(\"/etc/passwd\") } }\nconst K: &str = m!(include_str);\n"),
+            ],
+        );
+        assert!(vet(&d, &[])
+            .unwrap_err()
+            .to_string()
+            .starts_with("src/lib.rs:2: `include_str`"));
         let d = folder(
             "ok",
             &[
