@@ -286,14 +286,19 @@ fn run_law<G: Game + ?Sized>(game: &G, law: &str, config: &KitConfig) -> Result<
         "illegal_moves_are_refused" => for_each_state(game, config, |p, i| {
             let s = &p.states[i];
             let legal = game.legal_moves(s);
-            // Moves legal somewhere in this game but not here must be refused.
-            for mv in p.moves.iter().chain(
-                p.states
-                    .iter()
-                    .flat_map(|t| game.legal_moves(t))
-                    .collect::<Vec<_>>()
-                    .iter(),
-            ) {
+            // Candidates: moves legal somewhere in this game, and near misses
+            // of this position's legal moves (each number in their notation
+            // nudged), so a take of 3 under a limit of 2 is tried too.
+            let mut candidates: Vec<G::Move> =
+                p.states.iter().flat_map(|t| game.legal_moves(t)).collect();
+            for mv in &legal {
+                for text in near_misses(&game.string_of_move(mv)) {
+                    if let Ok(m) = game.move_of_string(&text) {
+                        candidates.push(m);
+                    }
+                }
+            }
+            for mv in &candidates {
                 if !legal.contains(mv) && game.next_state(s, mv).is_ok() {
                     return Err(TestCaseError::fail(format!(
                         "after {}: move {} is not among the legal moves but was accepted",
@@ -409,6 +414,33 @@ fn run_law<G: Game + ?Sized>(game: &G, law: &str, config: &KitConfig) -> Result<
     }
 }
 
+/// Variants of a move's text with one of its numbers changed to 0, n - 1,
+/// n + 1 or 10n: likely moves that are just outside the rules.
+fn near_misses(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    while start < bytes.len() {
+        if !bytes[start].is_ascii_digit() {
+            start += 1;
+            continue;
+        }
+        let end = (start..bytes.len())
+            .find(|&j| !bytes[j].is_ascii_digit())
+            .unwrap_or(bytes.len());
+        if let Ok(n) = text[start..end].parse::<u64>() {
+            for m in [0, n.saturating_sub(1), n + 1, n.saturating_mul(10)] {
+                let candidate = format!("{}{m}{}", &text[..start], &text[end..]);
+                if m != n && !out.contains(&candidate) {
+                    out.push(candidate);
+                }
+            }
+        }
+        start = end;
+    }
+    out
+}
+
 fn hooks_agree<G: Game + ?Sized>(game: &G, p: &Playout<G>, i: usize) -> Result<(), TestCaseError> {
     let s = &p.states[i];
     let where_ = || path(game, &p.moves[..i]);
@@ -468,4 +500,17 @@ fn hooks_agree<G: Game + ?Sized>(game: &G, p: &Playout<G>, i: usize) -> Result<(
     ensure(lo <= hi, || {
         format!("after {}: value_bounds ({lo}, {hi}) is empty", where_())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::near_misses;
+
+    #[test]
+    fn near_misses_nudge_each_number_in_turn() {
+        assert_eq!(near_misses("2"), ["0", "1", "3", "20"]);
+        assert_eq!(near_misses("R 1"), ["R 0", "R 2", "R 10"]);
+        assert_eq!(near_misses("2:3").len(), 8);
+        assert!(near_misses("pass").is_empty());
+    }
 }
