@@ -55,7 +55,7 @@ pub struct Transcript {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub players: Option<Players>,
     /// The seed that made the game reproducible, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "seed_text")]
     pub seed: Option<u64>,
 }
 
@@ -149,6 +149,42 @@ impl Transcript {
     }
 }
 
+/// TOML integers are signed 64-bit, so a seed above `i64::MAX` is written as
+/// text; both forms read back.
+mod seed_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Seed {
+        Number(u64),
+        Text(String),
+    }
+
+    #[allow(clippy::ref_option)]
+    pub fn serialize<S: Serializer>(seed: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+        match seed {
+            Some(n) => match i64::try_from(*n) {
+                Ok(small) => s.serialize_i64(small),
+                Err(_) => s.serialize_str(&n.to_string()),
+            },
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        match Option::<Seed>::deserialize(d)? {
+            None => Ok(None),
+            Some(Seed::Number(n)) => Ok(Some(n)),
+            Some(Seed::Text(t)) => t.parse().map(Some).map_err(|_| {
+                serde::de::Error::custom(format!(
+                    "seed `{t}` is not a whole number from 0 to 2^64-1"
+                ))
+            }),
+        }
+    }
+}
+
 /// Parses TOML into `T`, turning errors into file:line:column messages. Shared
 /// with the grader's fixture files.
 ///
@@ -201,6 +237,18 @@ mod tests {
     fn missing_moves_is_reported() {
         let err = Transcript::from_toml("game = \"nim\"\n", "t.toml").unwrap_err();
         assert!(err.to_string().contains("moves"), "{err}");
+    }
+
+    #[test]
+    fn seeds_above_i64_max_round_trip_as_text() {
+        let mut t = Transcript::new("nim", Options::new(), vec![]);
+        for seed in [0, 7, u64::MAX] {
+            t.seed = Some(seed);
+            let back = Transcript::from_toml(&t.to_toml(), "t.toml").unwrap();
+            assert_eq!(back.seed, Some(seed));
+        }
+        let err = Transcript::from_toml("game = \"nim\"\nmoves = []\nseed = \"x\"\n", "t.toml");
+        assert!(err.unwrap_err().to_string().contains("t.toml:3:"));
     }
 
     #[test]
