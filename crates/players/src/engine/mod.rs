@@ -24,7 +24,7 @@ use crate::{Agent, Decision, SearchInfo};
 use game_api::{Game, Player, Status, Value};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use search::{candidate_moves, Ply, Scale, Search, UNLIMITED};
+use search::{candidate_moves, Ply, Search, UNLIMITED};
 use std::cmp::Reverse;
 use std::time::{Duration, Instant};
 use table::{Table, INF};
@@ -148,15 +148,7 @@ impl<G: Game> Engine<G> {
         let start = Instant::now();
         self.prepare(game);
         self.table.clear();
-        let mut search = Search {
-            game,
-            table: &mut self.table,
-            scale: Scale::new(game.max_payoff()),
-            nodes: 0,
-            horizon_hits: 0,
-            deadline: None,
-            aborted: false,
-        };
+        let mut search = Search::new(game, &mut self.table);
         let value = match game.game_status(state) {
             Status::Ongoing(me) => {
                 let (low, high) = game.value_bounds(state);
@@ -239,15 +231,7 @@ impl<G: Game> Engine<G> {
                 .saturating_add(1),
         );
         let deadline = self.config.time_limit.map(|t| start + t);
-        let mut search = Search {
-            game,
-            table: &mut self.table,
-            scale: Scale::new(game.max_payoff()),
-            nodes: 0,
-            horizon_hits: 0,
-            deadline: None,
-            aborted: false,
-        };
+        let mut search = Search::new(game, &mut self.table);
         let mut found: Option<(i32, Vec<usize>, u32, bool)> = None;
         for depth in 1..=max_depth {
             let before = search.horizon_hits;

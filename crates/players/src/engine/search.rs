@@ -119,6 +119,21 @@ pub(crate) struct Search<'a, G: Game> {
     pub aborted: bool,
 }
 
+impl<'a, G: Game> Search<'a, G> {
+    /// A fresh search on `table`: no positions counted, no deadline.
+    pub fn new(game: &'a G, table: &'a mut Table) -> Self {
+        Search {
+            game,
+            table,
+            scale: Scale::new(game.max_payoff()),
+            nodes: 0,
+            horizon_hits: 0,
+            deadline: None,
+            aborted: false,
+        }
+    }
+}
+
 /// Depth that never reaches a horizon.
 pub(crate) const UNLIMITED: u32 = u32::MAX;
 
