@@ -89,6 +89,16 @@ impl Person {
         }
     }
 
+    /// Waits for the program to exit, keeping its stdin open until then:
+    /// `Child::wait` would close it first, and the program could then see
+    /// the end of its input before whatever the test is waiting for.
+    fn wait(&mut self) -> std::process::ExitStatus {
+        let stdin = self.child.stdin.take();
+        let status = self.child.wait().unwrap();
+        drop(stdin);
+        status
+    }
+
     fn say(&mut self, line: &str) {
         let stdin = self.child.stdin.as_mut().unwrap();
         writeln!(stdin, "{line}").unwrap();
@@ -127,7 +137,7 @@ fn a_person_who_knows_the_theory_beats_a_weak_ai_at_nim() {
         turns += 1;
         assert!(turns < 20, "the game should end:\n{}", person.seen);
     }
-    let status = person.child.wait().unwrap();
+    let status = person.wait();
     assert!(status.success(), "{}", person.seen);
     assert!(person.seen.contains("Player 1 wins"), "{}", person.seen);
     assert!(stones <= 4, "{stones}");
@@ -474,7 +484,7 @@ fn ctrl_c_ends_the_game_with_code_130_and_keeps_the_record() {
         .status()
         .unwrap();
     assert!(sent.success());
-    let status = person.child.wait().unwrap();
+    let status = person.wait();
     assert_eq!(status.code(), Some(130), "{}", person.seen);
     assert_eq!(Transcript::load(&record).unwrap().moves, ["4"]);
 }
