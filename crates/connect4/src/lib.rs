@@ -43,6 +43,7 @@
 mod board;
 
 use board::Geometry;
+use game_api::text;
 use game_api::{
     Configurable, Game, IllegalMove, OptionSpec, Options, OptionsError, ParseMoveError, Player,
     Status, Value,
@@ -264,8 +265,10 @@ impl Connect4 {
         }
         if u64::from(cols) * (u64::from(rows) + 1) > 64 {
             return unsupported(format!(
-                "a board of {rows} rows and {cols} columns is too large: cols * (rows + 1) must be at most 64 \
+                "a board of {} and {} is too large: cols * (rows + 1) must be at most 64 \
                  (it is {})",
+                text::count(rows, "row"),
+                text::count(cols, "column"),
                 u64::from(cols) * (u64::from(rows) + 1)
             ));
         }
@@ -276,14 +279,17 @@ impl Connect4 {
         }
         if connect > rows.max(cols) {
             return unsupported(format!(
-                "connect={connect} cannot be reached on {rows} rows and {cols} columns: no line is that long"
+                "connect={connect} cannot be reached on {} and {}: no line is that long",
+                text::count(rows, "row"),
+                text::count(cols, "column")
             ));
         }
         let first_player_stones = (rows * cols).div_ceil(2);
         if first_player_stones < connect {
             return unsupported(format!(
                 "a {rows} x {cols} board is too small for connect={connect}: the first player only ever has \
-                 {first_player_stones} stones"
+                 {}",
+                text::count(first_player_stones, "stone")
             ));
         }
         let geo = Geometry::new(rows, cols, connect);
@@ -746,9 +752,9 @@ impl Configurable for Connect4 {
     fn from_options(options: &Options) -> Result<Self, OptionsError> {
         options.check_known(&Self::option_specs())?;
         Connect4::new(
-            options.get_or("rows", 6)?,
-            options.get_or("cols", 7)?,
-            options.get_or("connect", 4)?,
+            options.get_number("rows", 6)?,
+            options.get_number("cols", 7)?,
+            options.get_number("connect", 4)?,
         )
     }
 
