@@ -192,7 +192,7 @@ fn engine_takes_a_win_and_blocks_a_threat() {
         table_megabytes: 1,
         ..EngineConfig::default()
     };
-    let mut engine = Engine::new(config);
+    let mut engine = Engine::new(config).unwrap();
     // Player 1 has three stacked in column 1 and wins there.
     let (mv, info) = engine
         .search(&c4, &c4.state_from_digits("121212").unwrap())
@@ -215,7 +215,7 @@ fn engine_search_reports_depth_nodes_and_a_legal_principal_variation() {
         table_megabytes: 4,
         ..EngineConfig::default()
     };
-    let mut engine = Engine::new(config);
+    let mut engine = Engine::new(config).unwrap();
     let state = c4.state_from_digits("4453").unwrap();
     let (mv, info) = engine.search(&c4, &state).unwrap();
     assert_eq!(info.depth, 6);
@@ -241,7 +241,8 @@ fn engine_search_is_exact_near_the_end_and_agrees_with_solve() {
     let mut engine = Engine::new(EngineConfig {
         table_megabytes: 4,
         ..EngineConfig::default()
-    });
+    })
+    .unwrap();
     // A Test_L3_R1 line: 38 stones played, a draw (score 0).
     let state = c4
         .state_from_digits("23163416124767223154467471272416755633")
@@ -260,7 +261,7 @@ fn the_first_iteration_always_completes_whatever_the_time_budget() {
         time_limit: Some(Duration::ZERO),
         ..EngineConfig::default()
     };
-    let mut engine = Engine::new(config);
+    let mut engine = Engine::new(config).unwrap();
     let Decision::Play(mv, Some(info)) = engine.decide(&c4, &c4.initial_state()) else {
         panic!("no move")
     };
@@ -281,7 +282,7 @@ fn random_ties_vary_with_the_seed_and_repeat_with_it() {
             time_limit: None,
             ..EngineConfig::default()
         };
-        let (mv, info) = Engine::new(config).search(&nim, &s).unwrap();
+        let (mv, info) = Engine::new(config).unwrap().search(&nim, &s).unwrap();
         assert_eq!(info.value, -1);
         nim.string_of_move(&mv)
     };
@@ -304,6 +305,7 @@ fn random_ties_never_choose_a_worse_move() {
             ..EngineConfig::default()
         };
         let (mv, info) = Engine::new(config)
+            .unwrap()
             .search(&nim, &nim.initial_state())
             .unwrap();
         assert_eq!((nim.string_of_move(&mv), info.value), ("1".to_owned(), 1));
@@ -319,7 +321,8 @@ fn engine_always_beats_a_random_player_from_a_winning_start() {
             time_limit: None,
             table_megabytes: 1,
             ..EngineConfig::default()
-        });
+        })
+        .unwrap();
         let end = play(&nim, &mut engine, &mut RandomAgent::new(seed));
         assert_eq!(nim.game_status(&end), Status::Win(game_api::Player::P1));
     }
@@ -330,7 +333,8 @@ fn engine_memory_follows_the_configured_table_size() {
     let engine: Engine<Connect4> = Engine::new(EngineConfig {
         table_megabytes: 2,
         ..EngineConfig::default()
-    });
+    })
+    .unwrap();
     assert_eq!(engine.table_capacity(), 2 * (1 << 20) / 16);
 }
 
@@ -338,7 +342,12 @@ fn engine_memory_follows_the_configured_table_size() {
 fn agents_resign_when_the_game_is_over() {
     let c4 = Connect4::default();
     let won = c4.state_from_digits("1212121").unwrap();
-    assert_eq!(Engine::default().decide(&c4, &won), Decision::Resign);
+    assert_eq!(
+        Engine::new(EngineConfig::default())
+            .unwrap()
+            .decide(&c4, &won),
+        Decision::Resign
+    );
     assert_eq!(Minimax::new(Some(2)).decide(&c4, &won), Decision::Resign);
     assert_eq!(RandomAgent::new(0).decide(&c4, &won), Decision::Resign);
 }

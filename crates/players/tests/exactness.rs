@@ -20,6 +20,7 @@ fn engine<G: Game>(table_megabytes: usize) -> Engine<G> {
         table_megabytes,
         ..EngineConfig::default()
     })
+    .unwrap()
 }
 
 /// The engine's exact value of a position, to the player to move.
@@ -70,6 +71,7 @@ fn assert_search_is_optimal<G: Game>(
         ..EngineConfig::default()
     };
     let (mv, info) = Engine::new(config)
+        .unwrap()
         .search(game, &state)
         .expect("a move in an ongoing game");
     let value = minimax(game, &state);

@@ -27,6 +27,7 @@ use rand_chacha::ChaCha8Rng;
 use search::{candidate_moves, Ply, Search, UNLIMITED};
 use std::cmp::Reverse;
 use std::time::{Duration, Instant};
+pub use table::{check_table_megabytes, max_table_megabytes, TableSizeError, MIN_TABLE_MEGABYTES};
 use table::{Table, INF};
 
 /// How the engine searches: memory, depth, time and tie-breaking.
@@ -40,7 +41,8 @@ use table::{Table, INF};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineConfig {
     /// Memory for the transposition table, in MiB (the engine's memory use
-    /// is bounded by it, plus a few buffers per ply).
+    /// is bounded by it, plus a few buffers per ply): from 1 to half the
+    /// machine's memory ([`check_table_megabytes`]).
     pub table_megabytes: usize,
     /// The deepest iteration of [`Engine::search`], in plies (`None`: no
     /// limit but time).
@@ -87,7 +89,7 @@ pub struct Solved {
 /// use players::{Engine, EngineConfig};
 /// use std::time::Duration;
 /// let c4 = connect4::Connect4::default();
-/// let mut engine = Engine::new(EngineConfig { table_megabytes: 16, ..EngineConfig::default() });
+/// let mut engine = Engine::new(EngineConfig { table_megabytes: 16, ..EngineConfig::default() }).unwrap();
 /// // Pons' example: player 1 to move wins with its 4th stone (22 - 4).
 /// let state = c4.state_from_digits("4455").unwrap();
 /// let solved = engine.solve(&c4, &state);
@@ -97,7 +99,8 @@ pub struct Solved {
 ///     max_depth: Some(8),
 ///     time_limit: Some(Duration::from_millis(100)),
 ///     ..EngineConfig::default()
-/// });
+/// })
+/// .unwrap();
 /// let (mv, info) = engine.search(&c4, &state).unwrap();
 /// assert!(c4.legal_moves(&state).contains(&mv));
 /// assert!(info.depth >= 1 && info.pv[0] == c4.string_of_move(&mv));
@@ -111,14 +114,19 @@ pub struct Engine<G: Game> {
 
 impl<G: Game> Engine<G> {
     /// An engine with its table allocated.
-    #[must_use]
-    pub fn new(config: EngineConfig) -> Self {
-        Engine {
-            table: Table::with_megabytes(config.table_megabytes),
+    ///
+    /// # Errors
+    /// [`TableSizeError`] for a table size outside the accepted range
+    /// ([`check_table_megabytes`]) or memory the system cannot give.
+    pub fn new(config: EngineConfig) -> Result<Self, TableSizeError> {
+        let megabytes = check_table_megabytes(config.table_megabytes)?;
+        Ok(Engine {
+            table: Table::with_megabytes(megabytes)
+                .ok_or(TableSizeError::Unavailable { megabytes })?,
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             plies: Vec::new(),
             config,
-        }
+        })
     }
 
     /// The configuration it was built with.
@@ -329,12 +337,6 @@ impl<G: Game> Engine<G> {
             next = game.next_state(&state, mv).ok();
         }
         pv
-    }
-}
-
-impl<G: Game> Default for Engine<G> {
-    fn default() -> Self {
-        Engine::new(EngineConfig::default())
     }
 }
 
