@@ -611,7 +611,11 @@ impl Game for Connect4 {
             .ok_or_else(|| {
                 ParseMoveError::new(
                     text,
-                    format!("there is no column {trimmed}: {}", expected()),
+                    format!(
+                        "there is no column {}: {}",
+                        game_api::echo(trimmed),
+                        expected()
+                    ),
                 )
             })
     }

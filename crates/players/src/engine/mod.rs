@@ -359,3 +359,62 @@ impl<G: Game> Agent<G> for Engine<G> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::minimax::minimax;
+    use game_api::{Configurable, Options};
+
+    /// An engine whose table has a single bucket (two entries), which
+    /// `Engine::new` does not allow: the table must only speed things up.
+    fn tiny<G: Game>() -> Engine<G> {
+        let config = EngineConfig::default();
+        Engine {
+            table: Table::with_megabytes(0).unwrap(),
+            rng: ChaCha8Rng::seed_from_u64(config.seed),
+            plies: Vec::new(),
+            config,
+        }
+    }
+
+    /// The positions after 0 to `plies` moves, each the `k`-th legal move
+    /// in turn (a spread of positions, reproducibly).
+    fn positions<G: Game>(game: &G, plies: usize) -> Vec<G::State> {
+        let mut states = vec![game.initial_state()];
+        for k in 0..plies {
+            let last = states.last().unwrap();
+            let moves = game.legal_moves(last);
+            let Some(mv) = moves.get((3 * k + 1) % moves.len().max(1)) else {
+                break;
+            };
+            states.push(game.next_state(last, mv).unwrap());
+        }
+        states
+    }
+
+    fn assert_exact<G: Game>(game: &G, from: usize, plies: usize) {
+        let mut engine = tiny::<G>();
+        for state in positions(game, plies).into_iter().skip(from) {
+            if game.game_status(&state).is_over() {
+                continue;
+            }
+            assert_eq!(engine.solve(game, &state).value, minimax(game, &state));
+        }
+    }
+
+    #[test]
+    fn a_one_bucket_table_still_gives_exact_values() {
+        let c4 = connect4::Connect4::from_options(&Options::new().with("rows", 4).with("cols", 4))
+            .unwrap();
+        assert_exact(&c4, 3, 10);
+        let nim = nim::Nim::from_options(
+            &Options::new()
+                .with("piles", "2,3,4")
+                .with("max_take", "none")
+                .with("rule", "normal"),
+        )
+        .unwrap();
+        assert_exact(&nim, 0, 4);
+    }
+}
