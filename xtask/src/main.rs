@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use grader::class::{grade_class, ClassReport, ClassRun};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
 #[derive(Parser)]
@@ -59,9 +59,22 @@ enum Cmd {
     },
 }
 
-fn main() -> Result<()> {
+/// Runs the chore; an error is printed as one line, the message and each
+/// cause once (`error: a: b: c`), never with a backtrace (even with
+/// `RUST_BACKTRACE=1`, which `main` returning a `Result` would honour).
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
     let ws = workspace();
-    match Cli::parse().command {
+    match cli.command {
         Cmd::Grade {
             submissions,
             game,
@@ -72,6 +85,11 @@ fn main() -> Result<()> {
             reference,
             after_due_date,
         } => {
+            // Checked before the grader is built, which takes a while.
+            if let Some(folder) = &submissions {
+                std::fs::metadata(folder)
+                    .with_context(|| format!("cannot read {}", folder.display()))?;
+            }
             let grader = build_grader(&ws)?;
             let mut run = ClassRun::new(&ws, &game, submissions.unwrap_or_default(), grader);
             run.reference = reference;
