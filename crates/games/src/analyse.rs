@@ -87,7 +87,6 @@ pub struct Row {
 /// player to move, and the move the AI would play. Each move's search and
 /// the AI's own search get `limits` (a time limit is split evenly between
 /// them all).
-#[must_use]
 ///
 /// # Errors
 /// [`TableSizeError`] when the engine's table cannot be allocated.
