@@ -4,26 +4,13 @@
 //! caught it. No test waits for a duration: child processes are waited for,
 //! and pipes stay open until the child has exited.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{games, scratch};
 use game_api::transcript::Transcript;
 use predicates::prelude::*;
 use std::io::{BufRead, BufReader, Read};
-use std::path::PathBuf;
 use std::process::Stdio;
-
-fn games() -> Command {
-    let mut cmd = Command::cargo_bin("games").unwrap();
-    cmd.env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
-    cmd
-}
-
-/// A fresh, empty scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("games-bad-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Runs `games` with `args` and `stdin`; returns (exit code, stdout, stderr).
 fn run(args: &[&str], stdin: impl Into<Vec<u8>>) -> (Option<i32>, String, String) {
@@ -197,9 +184,17 @@ fn unknown_keys_in_transcripts_are_refused_with_file_line_and_column() {
 
 #[test]
 fn an_option_given_twice_is_an_error() {
-    let (code, _, stderr) = run(&["perft", "connect4", "1", "rows=5", "rows=6"], "");
-    assert_eq!(code, Some(1));
-    assert_eq!(stderr, "error: option `rows` is given more than once\n");
+    // One line, even when backtraces are asked for.
+    let out = games()
+        .args(["perft", "connect4", "1", "rows=5", "rows=6"])
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: option `rows` is given more than once\n"
+    );
 }
 
 #[test]

@@ -85,19 +85,13 @@ impl<R: BufRead, W: Write> Human<R, W> {
                 Line::Text(line) => line,
                 Line::End => return Ok(Decision::Resign),
                 Line::NotUtf8 { at } => {
-                    writeln!(
-                        self.output,
-                        "that line is not UTF-8 text (a bad byte at {at}): type a move"
-                    )?;
-                    writeln!(self.output, "{}", legal_moves_line(game, state))?;
+                    let reason = format!("that line is not UTF-8 text (a bad byte at {at})");
+                    self.refuse(game, state, &reason)?;
                     continue;
                 }
                 Line::TooLong { bytes } => {
-                    writeln!(
-                        self.output,
-                        "that line is {bytes} bytes long, more than any move: type a move"
-                    )?;
-                    writeln!(self.output, "{}", legal_moves_line(game, state))?;
+                    let reason = format!("that line is {bytes} bytes long, more than any move");
+                    self.refuse(game, state, &reason)?;
                     continue;
                 }
             };
@@ -124,9 +118,16 @@ impl<R: BufRead, W: Write> Human<R, W> {
                 },
                 Err(e) => e.to_string(),
             };
-            writeln!(self.output, "{reason}")?;
-            writeln!(self.output, "{}", legal_moves_line(game, state))?;
+            self.refuse(game, state, &reason)?;
         }
+    }
+}
+
+impl<R: BufRead, W: Write> Human<R, W> {
+    /// Says why the line was refused, then the legal moves.
+    fn refuse<G: Game>(&mut self, game: &G, state: &G::State, reason: &str) -> io::Result<()> {
+        writeln!(self.output, "{reason}")?;
+        writeln!(self.output, "{}", legal_moves_line(game, state))
     }
 }
 
