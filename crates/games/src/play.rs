@@ -496,8 +496,8 @@ fn think<T>(show: bool, message: String, work: impl FnOnce() -> T) -> T {
     })
 }
 
-/// Input that remembers whether it has ended, so the match can tell end of
-/// input from `quit` (both make a human resign).
+/// Input that remembers whether it has ended (or cannot be read), so the
+/// match can tell end of input from `quit` (both make a human resign).
 pub struct WatchEnd<R> {
     inner: R,
     ended: Rc<Cell<bool>>,
@@ -510,23 +510,45 @@ impl<R> WatchEnd<R> {
     }
 }
 
+/// Whether a read error means the input is gone (not a retry).
+fn lost(e: &io::Error) -> bool {
+    e.kind() != io::ErrorKind::Interrupted
+}
+
 impl<R: Read> Read for WatchEnd<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        if n == 0 && !buf.is_empty() {
-            self.ended.set(true);
+        match self.inner.read(buf) {
+            Ok(0) if !buf.is_empty() => {
+                self.ended.set(true);
+                Ok(0)
+            }
+            Err(e) if lost(&e) => {
+                // A folder as stdin...: abandoned, never resigned for the person.
+                self.ended.set(true);
+                Err(e)
+            }
+            other => other,
         }
-        Ok(n)
     }
 }
 
 impl<R: BufRead> BufRead for WatchEnd<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        let buf = self.inner.fill_buf()?;
-        if buf.is_empty() {
-            self.ended.set(true);
+        let ended = &self.ended;
+        match self.inner.fill_buf() {
+            Ok(buf) => {
+                if buf.is_empty() {
+                    ended.set(true);
+                }
+                Ok(buf)
+            }
+            Err(e) => {
+                if lost(&e) {
+                    ended.set(true);
+                }
+                Err(e)
+            }
         }
-        Ok(buf)
     }
     fn consume(&mut self, amount: usize) {
         self.inner.consume(amount);

@@ -469,6 +469,24 @@ fn legal_moves_are_listed_in_the_games_natural_order() {
 }
 
 #[test]
+fn a_stdin_that_cannot_be_read_abandons_the_game_instead_of_resigning() {
+    // A folder as stdin: every read fails (EISDIR).
+    let dir = scratch("stdin-folder");
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("games"))
+        .args(["play", "nim", "--p1", "human", "--p2", "human"])
+        .stdin(std::fs::File::open(&dir).unwrap())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(
+        stdout.contains("End of input: the game is abandoned"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("resigns"), "{stdout}");
+}
+
+#[test]
 fn end_of_input_says_one_thing() {
     let (code, stdout, _) = run(&["play", "nim", "--p1", "human", "--p2", "human"], "");
     assert_eq!(code, Some(3));
