@@ -188,7 +188,10 @@ impl Position {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum DigitsError {
     /// The character at `position` (from 1) is not a column digit.
-    #[error("character {position} (`{found}`) is not a column: expected a digit from 1 to {cols}")]
+    #[error(
+        "character {position} (`{}`) is not a column: expected a digit from 1 to {cols}",
+        game_api::echo(&found.to_string())
+    )]
     NotAColumn {
         /// Where, counted from 1.
         position: usize,
@@ -197,8 +200,9 @@ pub enum DigitsError {
         /// How many columns the board has.
         cols: u32,
     },
-    /// The move at `position` (from 1) may not be played there.
-    #[error("character {position}: {source}")]
+    /// The move at `position` (from 1) may not be played there (why is
+    /// its `source`).
+    #[error("character {position}")]
     Illegal {
         /// Where, counted from 1.
         position: usize,
@@ -355,7 +359,9 @@ impl Connect4 {
     /// let err = game.state_from_digits("44x3").unwrap_err();
     /// assert_eq!(err.to_string(), "character 3 (`x`) is not a column: expected a digit from 1 to 7");
     /// let err = game.state_from_digits("4444444").unwrap_err();
-    /// assert_eq!(err.to_string(), "character 7: illegal move 4: column 4 is full");
+    /// assert_eq!(err.to_string(), "character 7"); // why: its source
+    /// let why = std::error::Error::source(&err).unwrap();
+    /// assert_eq!(why.to_string(), "illegal move 4: column 4 is full");
     /// ```
     ///
     /// # Errors
