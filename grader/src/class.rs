@@ -5,10 +5,11 @@
 //! A student whose `results.json` exists is skipped (unless `force`), so an
 //! interrupted run is resumed by running it again.
 
+use crate::config::{GameConfig, GradingConfig};
 use crate::fixture::{load_dir, Fixture, FixtureError, Visibility};
-use crate::judge::{GameConfig, GradingConfig, Origin, TestResult};
 use crate::key::{AnswerKey, KeyError};
 use crate::report::{gradebook_csv, summary, write_atomic, SubmissionResult};
+use crate::results::{relative, Origin, TestResult};
 use crate::submission::{
     build_driver, stage, submission_version, vet, write_driver, Target, Workspace,
 };
@@ -545,12 +546,6 @@ enum Unbuilt {
     Student(String),
     /// The course's crates do not build (a broken workspace, not the student).
     Course(String),
-}
-
-/// A fixture's file name as results record it: relative to its folder.
-#[must_use]
-pub fn relative(path: &Path, dir: &Path) -> String {
-    path.strip_prefix(dir).unwrap_or(path).display().to_string()
 }
 
 fn package_name(dir: &Path) -> Result<String, String> {

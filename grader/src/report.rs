@@ -4,7 +4,7 @@
 //! then a rename), so an interrupted run never leaves half a report.
 
 use crate::fixture::Visibility;
-use crate::judge::{Origin, TestResult};
+use crate::results::{Origin, TestResult};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
