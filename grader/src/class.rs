@@ -94,7 +94,7 @@ impl ClassRun {
 pub enum SetupError {
     /// The settings file.
     #[error(transparent)]
-    Config(#[from] game_api::transcript::TranscriptError),
+    Config(#[from] crate::config::ConfigError),
     /// The game has no `[games.<game>]` section.
     #[error("{path}: no [games.{game}] section: it says where the reference crate is")]
     UnknownGame {

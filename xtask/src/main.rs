@@ -72,8 +72,8 @@ fn main() -> Result<()> {
             reference,
             after_due_date,
         } => {
-            let grader = build_grader(&ws)?;
-            let mut run = ClassRun::new(&ws, &game, submissions.unwrap_or_default(), grader);
+            let mut run =
+                ClassRun::new(&ws, &game, submissions.unwrap_or_default(), PathBuf::new());
             run.reference = reference;
             match out {
                 Some(out) => run.out = out,
@@ -84,6 +84,16 @@ fn main() -> Result<()> {
             }
             (run.jobs, run.only, run.force, run.after_due_date) =
                 (jobs, only, force, after_due_date);
+            // The course's files (settings, fixtures, keys) are checked
+            // before anything is built, the grader included.
+            grader::class::Prepared::load(
+                &run.config_path,
+                &run.game,
+                &run.fixtures_dir,
+                &run.keys_dir,
+                run.only.as_deref(),
+            )?;
+            run.grader_bin = build_grader(&ws)?;
             let report = grade_class(&run, &|line| eprintln!("{line}"))?;
             print!("{}", report.summary);
             println!("results in {}", run.out.display());
