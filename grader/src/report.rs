@@ -34,8 +34,46 @@ pub struct SubmissionResult {
     pub sandbox: String,
     /// Whether tests shown after the due date are shown in the feedback.
     pub after_due_date: bool,
+    /// Whether this result is final, or incomplete through no fault of the
+    /// student (and so regraded by the next run). Required when read back:
+    /// a result written before this field existed is regraded.
+    pub verdict_by: Verdict,
     /// Every test.
     pub tests: Vec<TestResult>,
+}
+
+/// Who or what settled a stored result: only [`Verdict::Graded`] is final.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The submission was graded (a build failure that is the student's
+    /// included): final until the submission, the fixtures or the seed change.
+    #[default]
+    Graded,
+    /// The grader or the course's own crates failed: not the student's
+    /// fault, so not final; the next run regrades it.
+    GraderFailed,
+    /// Grading was stopped from outside (a signal: the teacher's Ctrl-C,
+    /// the OOM killer, a `kill`): not final; the next run regrades it.
+    Interrupted,
+}
+
+impl Verdict {
+    /// Whether a re-run may keep the result.
+    #[must_use]
+    pub fn is_final(self) -> bool {
+        self == Verdict::Graded
+    }
+
+    /// In words, for the summary.
+    #[must_use]
+    pub fn describe(self) -> &'static str {
+        match self {
+            Verdict::Graded => "graded",
+            Verdict::GraderFailed => "the grader or the course's crates failed",
+            Verdict::Interrupted => "grading was interrupted",
+        }
+    }
 }
 
 impl SubmissionResult {
@@ -66,6 +104,7 @@ impl SubmissionResult {
             fixture_versions,
             sandbox,
             after_due_date: false,
+            verdict_by: Verdict::Graded,
             tests,
         }
     }
@@ -252,6 +291,7 @@ impl SubmissionResult {
     /// When a file cannot be written.
     pub fn write(&self, dir: &Path) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
+        remove_stale_temporaries(dir)?;
         write_atomic(
             &dir.join("feedback.md"),
             self.feedback_markdown().as_bytes(),
@@ -363,6 +403,24 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
+/// Removes what an interrupted [`write_atomic`] left in `dir` (temporary
+/// files not yet renamed), so a regrade leaves nothing behind. Only for a
+/// folder that one process writes at a time.
+///
+/// # Errors
+/// When the folder cannot be listed or a file removed.
+pub fn remove_stale_temporaries(dir: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') && name.contains(".tmp-") && entry.file_type()?.is_file() {
+            std::fs::remove_file(entry.path())?;
+        }
+    }
+    Ok(())
+}
+
 /// The class's gradebook: one row per student, one column per test group
 /// (points earned), then the total and the maximum.
 #[must_use]
@@ -405,7 +463,7 @@ pub fn gradebook_csv(results: &[SubmissionResult]) -> String {
 pub fn summary(results: &[SubmissionResult]) -> String {
     let width = results
         .iter()
-        .map(|r| r.student.len())
+        .map(|r| r.student.chars().count())
         .max()
         .unwrap_or(7)
         .max(7);
@@ -560,6 +618,45 @@ mod tests {
             SubmissionResult::from_gradescope_json(&r.gradescope_json()).unwrap(),
             r
         );
+    }
+
+    #[test]
+    fn only_a_graded_result_is_final_and_a_result_without_a_verdict_is_not_read_back() {
+        assert!(Verdict::Graded.is_final());
+        assert!(!Verdict::GraderFailed.is_final() && !Verdict::Interrupted.is_final());
+        let mut r = SubmissionResult::new("bo", "nim", 7, String::new(), vec![]);
+        assert_eq!(r.verdict_by, Verdict::Graded);
+        r.verdict_by = Verdict::Interrupted;
+        let json = r.gradescope_json();
+        assert!(json.contains("\"verdict_by\": \"interrupted\""), "{json}");
+        assert_eq!(SubmissionResult::from_gradescope_json(&json).unwrap(), r);
+        // Written by a grader that did not say: read as no result, so regraded.
+        let mut old: serde_json::Value = serde_json::from_str(&json).unwrap();
+        old["extra_data"]
+            .as_object_mut()
+            .unwrap()
+            .remove("verdict_by");
+        assert!(SubmissionResult::from_gradescope_json(&old.to_string()).is_err());
+    }
+
+    #[test]
+    fn writing_a_result_removes_what_an_interrupted_write_left() {
+        let dir = std::env::temp_dir().join(format!("grader-report-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(".results.json.tmp-99999"), "{ half").unwrap();
+        std::fs::write(dir.join(".feedback.md.tmp-99999"), "# half").unwrap();
+        std::fs::write(dir.join("notes.txt"), "kept").unwrap();
+        SubmissionResult::new("bo", "nim", 7, String::new(), vec![])
+            .write(&dir)
+            .unwrap();
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["feedback.md", "notes.txt", "results.json"]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! Builds share one Cargo target dir under this test's temporary folder, so
 //! the dependencies compile once for all runs.
 
-use grader::class::{grade_class, ClassReport, ClassRun};
+use grader::class::{grade_class, student_dir, ClassReport, ClassRun};
 use grader::zoo::{self, Specimen};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -85,7 +85,8 @@ fn assert_outcomes(specimens: &[Specimen], report: &ClassReport, run: &ClassRun)
             }
             (None, Some(phrase)) => {
                 let feedback =
-                    std::fs::read_to_string(run.out.join(&s.name).join("feedback.md")).unwrap();
+                    std::fs::read_to_string(student_dir(&run.out, &s.name).join("feedback.md"))
+                        .unwrap();
                 if failing != BTreeSet::from(["build"])
                     || r.score != 0.0
                     || !feedback.contains(phrase.as_str())
@@ -135,14 +136,16 @@ fn connect4_zoo_is_graded_exactly_and_reports_are_complete() {
     insta::assert_snapshot!("connect4_gradebook", read(&run.out.join("gradebook.csv")));
     insta::assert_snapshot!(
         "connect4_feedback_panics",
-        read(&run.out.join("c4-panics/feedback.md"))
+        read(&student_dir(&run.out, "c4-panics").join("feedback.md"))
     );
     insta::assert_snapshot!(
         "connect4_feedback_no_diagonals",
-        read(&run.out.join("c4-no-diagonals/feedback.md"))
+        read(&student_dir(&run.out, "c4-no-diagonals").join("feedback.md"))
     );
-    let results: serde_json::Value =
-        serde_json::from_str(&read(&run.out.join("c4-off-by-one-columns/results.json"))).unwrap();
+    let results: serde_json::Value = serde_json::from_str(&read(
+        &student_dir(&run.out, "c4-off-by-one-columns").join("results.json"),
+    ))
+    .unwrap();
     insta::assert_json_snapshot!("connect4_results_off_by_one", results, {
         ".execution_time" => "[time]",
         ".extra_data.execution_time" => "[time]",
