@@ -17,7 +17,8 @@
 //!   run and the reports;
 //! - [`submission`]: vetting and building submissions;
 //! - [`report`]: `results.json` (Gradescope), feedback in Markdown, the CSV
-//!   gradebook and the terminal summary.
+//!   gradebook and the terminal summary; [`markdown`]: rendering text that
+//!   comes from a student's process safely (fences, escaping, cutting).
 
 #![warn(missing_docs)]
 
@@ -27,6 +28,7 @@ pub mod driver;
 pub mod fixture;
 pub mod judge;
 pub mod key;
+pub mod markdown;
 pub mod protocol;
 pub mod report;
 pub mod results;

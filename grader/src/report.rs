@@ -2,8 +2,15 @@
 //! report a student can read on its own, the class's CSV gradebook and the
 //! terminal summary. Every file is written atomically (a temporary file,
 //! then a rename), so an interrupted run never leaves half a report.
+//!
+//! The feedback is safe to render (see [`crate::markdown`]): what comes
+//! from the student's process (printed output, failure messages) is shown
+//! only inside fences it cannot close, long output is cut with a note, and
+//! names and descriptions are HTML-escaped. `results.json` is plain text
+//! (`output_format: "text"`), with terminal control sequences removed.
 
 use crate::fixture::Visibility;
+use crate::markdown::{clean, code_span, cut, fence, inline, literal, MAX_BYTES, MAX_LINES};
 use crate::results::{Origin, TestResult};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -126,11 +133,12 @@ impl SubmissionResult {
             .tests
             .iter()
             .map(|t| GradescopeTest {
-                name: t.name.clone(),
+                name: clean(&t.name),
                 score: t.score,
                 max_score: t.max_score,
                 status: if t.passed { "passed" } else { "failed" },
                 output: test_text(t),
+                output_format: TEXT,
                 visibility: t.visibility,
                 tags: t.tags.clone(),
             })
@@ -139,6 +147,7 @@ impl SubmissionResult {
             score: self.score,
             execution_time: self.execution_time,
             output: self.headline(),
+            output_format: TEXT,
             visibility: Visibility::Visible,
             stdout_visibility: Visibility::Hidden,
             tests,
@@ -207,8 +216,8 @@ impl SubmissionResult {
         );
         let mut md = format!(
             "# Feedback: {} ({})\n\n{}\n\n",
-            self.student,
-            self.game,
+            literal(&self.student),
+            literal(&self.game),
             self.headline()
         );
         let _ = writeln!(
@@ -230,9 +239,9 @@ impl SubmissionResult {
                 let _ = writeln!(
                     md,
                     "### {} ({})\n\nWhat it checks: {}.\n",
-                    t.name,
+                    literal(&t.name),
                     worth(t.max_score),
-                    t.about
+                    inline(&t.about)
                 );
                 md += &failure_details(t);
             }
@@ -241,7 +250,7 @@ impl SubmissionResult {
         if !passed.is_empty() {
             md += "## Passed checks\n\n";
             for t in passed {
-                let _ = writeln!(md, "- {} ({})", t.name, worth(t.max_score));
+                let _ = writeln!(md, "- {} ({})", literal(&t.name), worth(t.max_score));
             }
             md += "\n";
         }
@@ -257,7 +266,7 @@ impl SubmissionResult {
                 let _ = writeln!(
                     md,
                     "- {}: {}",
-                    t.name,
+                    literal(&t.name),
                     if t.passed { "passed" } else { "failed" }
                 );
             }
@@ -300,11 +309,16 @@ impl SubmissionResult {
     }
 }
 
+/// Gradescope's `output_format` for plain text: shown as it is, never
+/// rendered as Markdown or HTML.
+const TEXT: &str = "text";
+
 #[derive(Serialize)]
 struct Gradescope<'a> {
     score: f64,
     execution_time: f64,
     output: String,
+    output_format: &'static str,
     visibility: Visibility,
     stdout_visibility: Visibility,
     tests: Vec<GradescopeTest>,
@@ -318,6 +332,7 @@ struct GradescopeTest {
     max_score: f64,
     status: &'static str,
     output: String,
+    output_format: &'static str,
     visibility: Visibility,
     tags: Vec<String>,
 }
@@ -339,7 +354,9 @@ fn points(p: f64) -> String {
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
-/// A test's whole story as plain text (the `output` of a Gradescope test).
+/// A test's whole story as plain text (the `output` of a Gradescope test,
+/// `output_format: "text"`): without terminal control sequences, and the
+/// program's output cut.
 fn test_text(t: &TestResult) -> String {
     let mut text = format!("What it checks: {}.", t.about);
     if let Some(failure) = &t.failure {
@@ -351,40 +368,48 @@ fn test_text(t: &TestResult) -> String {
                 moves.len()
             );
         }
-        let _ = write!(text, "\n{failure}");
+        let _ = write!(text, "\n{}", cut(failure, MAX_LINES, MAX_BYTES));
         if let Some(printed) = &t.printed {
-            let _ = write!(text, "\nThe program printed:\n{printed}");
+            let _ = write!(
+                text,
+                "\nThe program printed:\n{}",
+                cut(printed, MAX_LINES, MAX_BYTES)
+            );
         }
         if let Some(r) = &t.reproduce {
             let _ = write!(text, "\nTo reproduce:\n{r}");
         }
     }
-    text
+    clean(&text)
 }
 
+/// A failed test's details in Markdown: the moves as inline code, and the
+/// failure, the program's output and the reproduction each in a fence.
 fn failure_details(t: &TestResult) -> String {
     let mut md = String::new();
     if let Some(moves) = &t.moves {
         let shown = if moves.is_empty() {
             "none (the initial position)".to_owned()
         } else {
-            moves.join(" ")
+            code_span(&moves.join(" "))
         };
         let _ = writeln!(md, "Moves so far: {shown}\n");
     }
     if let Some(failure) = &t.failure {
-        let _ = writeln!(md, "```text\n{failure}\n```\n");
+        md += &fence(&cut(failure, MAX_LINES, MAX_BYTES), "text");
     }
     if let Some(printed) = &t.printed {
-        let _ = writeln!(
+        let _ = write!(
             md,
-            "Your program printed (stdout and stderr):\n\n```text\n{printed}\n```\n"
+            "Your program printed (stdout and stderr):\n\n{}",
+            fence(&cut(printed, MAX_LINES, MAX_BYTES), "text")
         );
     }
     if let Some(r) = &t.reproduce {
-        let _ = writeln!(
+        let _ = write!(
             md,
-            "To reproduce it, put this in a test of your crate:\n\n```rust\n{r}\n```\n"
+            "To reproduce it, put this in a test of your crate:\n\n{}",
+            fence(r, "rust")
         );
     }
     md
@@ -618,6 +643,51 @@ mod tests {
             SubmissionResult::from_gradescope_json(&r.gradescope_json()).unwrap(),
             r
         );
+    }
+
+    #[test]
+    fn what_the_student_printed_stays_inside_fences_and_names_are_escaped() {
+        let payload = "```\n# Pwned\n<img src=x onerror=alert(1)>\n</details>\x1b[31m";
+        let mut t = test("<b>bold</b>", "g", false, Visibility::Visible);
+        t.failure = Some(format!("the program panicked: {payload}"));
+        t.printed = Some(format!("{payload}\n{}", "x\n".repeat(1000)));
+        t.moves = Some(vec!["1`2".into(), "<i>".into()]);
+        t.about = "a <script>alert(1)</script> check".into();
+        let r = SubmissionResult::new("<img src=y># Zoë", "nim", 1, String::new(), vec![t]);
+        let md = r.feedback_markdown();
+        let (inside, outside, open) = crate::markdown::tests::blocks(&md);
+        assert!(!open, "{md}");
+        let outside = outside.join("\n");
+        for raw in ["<img", "<b>", "<script", "</details>", "\n# Pwned", "\x1b"] {
+            assert!(!outside.contains(raw), "{raw} outside a fence:\n{outside}");
+        }
+        assert!(
+            outside.contains("# Feedback: &lt;img src\\=y&gt;\\# Zoë (nim)"),
+            "{outside}"
+        );
+        assert!(
+            outside.contains("### &lt;b&gt;bold&lt;\\/b&gt;"),
+            "{outside}"
+        );
+        // Inline code shows `<i>` as text.
+        assert!(outside.contains("Moves so far: ``1`2 <i>``"), "{outside}");
+        assert!(
+            outside.contains("a &lt;script&gt;alert(1)&lt;/script&gt; check"),
+            "{outside}"
+        );
+        assert_eq!(inside.len(), 3, "failure, printed, reproduce: {md}");
+        assert!(inside[0].contains("```\n# Pwned\n<img src=x onerror=alert(1)>\n</details>\n"));
+        assert!(
+            inside[1].ends_with("… (cut: 964 more lines, 1928 more bytes)\n"),
+            "{}",
+            inside[1]
+        );
+        assert!(!md.contains('\x1b'));
+        let json: serde_json::Value = serde_json::from_str(&r.gradescope_json()).unwrap();
+        assert_eq!(json["output_format"], "text");
+        assert_eq!(json["tests"][0]["output_format"], "text");
+        let output = json["tests"][0]["output"].as_str().unwrap();
+        assert!(output.contains("… (cut: 964 more lines") && !output.contains('\x1b'));
     }
 
     #[test]
