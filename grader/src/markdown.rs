@@ -186,23 +186,36 @@ pub fn inline(text: &str) -> String {
 }
 
 /// One line of text shown exactly as it is (a student's name, a test's
-/// name): [`clean`]ed, on one line, HTML escaped, and every other ASCII
-/// punctuation character backslash-escaped, so none of it is Markdown.
+/// name), within a line that it does not start: [`clean`]ed, on one line,
+/// HTML escaped, and every character that could begin Markdown inside a
+/// line backslash-escaped (`` ` `` `*` `[` `]` `\` `#` `|` `~` `!`, and
+/// `_` unless it is between letters or digits, where it cannot). What
+/// starts a block (`-`, `+`, `1.`) is harmless there, and left readable.
 ///
 /// ```
 /// use grader::markdown::literal;
-/// assert_eq!(literal("# [x](y) <img>"), "\\# \\[x\\]\\(y\\) &lt;img&gt;");
+/// assert_eq!(literal("# [x](y) <img>"), "\\# \\[x\\](y) &lt;img&gt;");
+/// assert_eq!(literal("law: a_b-c"), "law: a_b-c");
+/// assert_eq!(literal("_x_ *y*"), "\\_x\\_ \\*y\\*");
 /// ```
 #[must_use]
 pub fn literal(text: &str) -> String {
+    let chars: Vec<char> = one_line(text).chars().collect();
     let mut out = String::with_capacity(text.len());
-    for c in one_line(text).chars() {
-        if c.is_ascii_punctuation() && !matches!(c, '&' | '<' | '>' | '"' | '\'') {
+    for (i, &c) in chars.iter().enumerate() {
+        let between_words = || {
+            let word = |j: Option<usize>| {
+                j.and_then(|j| chars.get(j))
+                    .is_some_and(|c| c.is_alphanumeric())
+            };
+            word(i.checked_sub(1)) && word(Some(i + 1))
+        };
+        let special = matches!(c, '`' | '*' | '[' | ']' | '\\' | '#' | '|' | '~' | '!')
+            || (c == '_' && !between_words());
+        if special {
             out.push('\\');
-            out.push(c);
-        } else {
-            push_html_escaped(&mut out, c);
         }
+        push_html_escaped(&mut out, c);
     }
     out
 }
@@ -291,7 +304,11 @@ pub(crate) mod tests {
         );
         assert_eq!(
             literal("```\n# Pwned\n<img src=x onerror=alert(1)>"),
-            "\\`\\`\\` \\# Pwned &lt;img src\\=x onerror\\=alert\\(1\\)&gt;"
+            "\\`\\`\\` \\# Pwned &lt;img src=x onerror=alert(1)&gt;"
+        );
+        assert_eq!(
+            literal("![x](javascript:y) &lt;"),
+            "\\!\\[x\\](javascript:y) &amp;lt;"
         );
     }
 
