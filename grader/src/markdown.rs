@@ -225,13 +225,13 @@ fn one_line(text: &str) -> String {
     clean(text).replace(['\n', '\t'], " ")
 }
 
+/// `&`, `<` and `>` as entities: enough, since text is never put inside
+/// an HTML attribute.
 fn push_html_escaped(out: &mut String, c: char) {
     match c {
         '&' => out.push_str("&amp;"),
         '<' => out.push_str("&lt;"),
         '>' => out.push_str("&gt;"),
-        '"' => out.push_str("&quot;"),
-        '\'' => out.push_str("&#39;"),
         c => out.push(c),
     }
 }
