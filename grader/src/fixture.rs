@@ -266,7 +266,15 @@ impl Fixture {
         let points = match raw.points {
             None => 1.0,
             Some(p) if p.get_ref().is_finite() && *p.get_ref() >= 0.0 => *p.get_ref(),
-            Some(p) => return Err(invalid(p.span(), "expected points >= 0".into())),
+            Some(p) => {
+                return Err(invalid(
+                    p.span(),
+                    format!(
+                        "`points = {}`: expected a finite number of points, 0 or more",
+                        p.get_ref()
+                    ),
+                ))
+            }
         };
         if raw.game.get_ref().trim().is_empty() {
             return Err(invalid(raw.game.span(), "expected a game name".into()));
@@ -532,6 +540,23 @@ mod tests {
             "f.toml:5:9: expected at least one move in `plays`"
         );
         assert!(err("game = \"nim\"\n").contains("moves"));
+    }
+
+    #[test]
+    fn negative_nan_and_infinite_points_are_located_errors() {
+        for (value, shown) in [
+            ("-1", "-1"),
+            ("nan", "NaN"),
+            ("inf", "inf"),
+            ("-inf", "-inf"),
+        ] {
+            assert_eq!(
+                err(&format!("game = \"nim\"\nmoves = []\npoints = {value}\n")),
+                format!("f.toml:3:10: `points = {shown}`: expected a finite number of points, 0 or more")
+            );
+        }
+        let f = Fixture::from_toml("game = \"nim\"\nmoves = []\npoints = 0\n", "f.toml").unwrap();
+        assert_eq!(f.points, 0.0);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! (`cargo xtask grade`) and gets correct, explained grades, whatever the
 //! submissions do. This crate holds every piece of it:
 //!
+//! - [`config`]: the grading settings (`fixtures/grading.toml`);
 //! - [`fixture`]: the teacher's test cases (TOML files under `fixtures/<game>/`);
 //! - [`key`]: answer keys, recorded by replaying fixtures against our
 //!   reference games and kept as insta snapshots;
@@ -12,19 +13,25 @@
 //! - [`sandbox`]: starting that process with limits, and talking to it
 //!   with time limits;
 //! - [`judge`]: comparing a submission's answers with the keys;
+//! - [`results`]: the result of one test, shared by the judge, the class
+//!   run and the reports;
 //! - [`submission`]: vetting and building submissions;
 //! - [`report`]: `results.json` (Gradescope), feedback in Markdown, the CSV
-//!   gradebook and the terminal summary.
+//!   gradebook and the terminal summary; [`markdown`]: rendering text that
+//!   comes from a student's process safely (fences, escaping, cutting).
 
 #![warn(missing_docs)]
 
 pub mod class;
+pub mod config;
 pub mod driver;
 pub mod fixture;
 pub mod judge;
 pub mod key;
+pub mod markdown;
 pub mod protocol;
 pub mod report;
+pub mod results;
 pub mod sandbox;
 pub mod session;
 pub mod submission;

@@ -23,6 +23,7 @@
 //! staged; the manifest is written anew (so nothing unexpected in it takes
 //! effect) with `unsafe_code = "forbid"`.
 
+use game_api::transcript::line_column;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use thiserror::Error;
@@ -551,14 +552,6 @@ fn trim_log(log: &str) -> String {
         .take(200)
         .collect();
     lines.join("\n")
-}
-
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    (
-        before.matches('\n').count() + 1,
-        before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1,
-    )
 }
 
 #[cfg(test)]
