@@ -89,9 +89,10 @@ impl GameCommand for Solve {
         for number in 1.. {
             let text = match read_line(&mut input, LINE_LIMIT)? {
                 Line::End => break,
-                Line::Text(text) if number == 1 => text
-                    .strip_prefix('\u{feff}')
-                    .map_or(text.clone(), str::to_owned),
+                // A byte-order mark may start the input, never a position.
+                Line::Text(text) if number == 1 && text.starts_with('\u{feff}') => {
+                    text['\u{feff}'.len_utf8()..].to_owned()
+                }
                 Line::Text(text) => text,
                 Line::NotUtf8 { at } => {
                     eprintln!("<stdin>:{number}: not UTF-8 text (a bad byte at {at})");
