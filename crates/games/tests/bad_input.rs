@@ -412,6 +412,9 @@ fn control_characters_nul_and_bom_are_shown_escaped_and_solve_skips_a_bom() {
     assert!(stderr.contains("`\\u{feff}4455` is not a move"), "{stderr}");
     let (_, _, stderr) = run(&["perft", "connect4", "1", "ro\u{7}ws=5"], "");
     assert!(stderr.contains("unknown option `ro\\u{7}ws`"), "{stderr}");
+    let (_, _, stderr) = run(&["bench", "--sets", "x\u{1b}[2J"], "");
+    assert!(stderr.contains("unknown set `x\\u{1b}[2J`"), "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
 }
 
 #[test]
