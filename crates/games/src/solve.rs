@@ -6,7 +6,7 @@ use crate::moves::{is_compact, reach, read_moves, Reached};
 use crate::registry::{run_game, GameCommand};
 use crate::spec::table_megabytes;
 use anyhow::{anyhow, bail, Result};
-use game_api::text::{read_line, Line, LINE_LIMIT};
+use game_api::text::{read_line, EndlessLines, Line, LINE_LIMIT};
 use game_api::{echo, Configurable, Game, Value};
 use players::{Engine, EngineConfig, Solved};
 use std::io::Write;
@@ -83,7 +83,7 @@ impl GameCommand for Solve {
             ..EngineConfig::default()
         })?;
         let mut out = std::io::stdout().lock();
-        let mut input = std::io::stdin().lock();
+        let mut input = EndlessLines::new(std::io::stdin().lock());
         let (mut passed, mut failed, mut malformed) = (0usize, 0usize, 0usize);
         let (mut time, mut nodes) = (Duration::ZERO, 0u64);
         for number in 1.. {

@@ -490,6 +490,30 @@ fn a_stdin_that_cannot_be_read_abandons_the_game_instead_of_resigning() {
 }
 
 #[test]
+fn an_endless_line_on_stdin_ends_the_input() {
+    // `/dev/zero` never sends a line break: after 16 MiB the input is over.
+    let zero = |args: &[&str]| {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("games"))
+            .args(args)
+            .stdin(std::fs::File::open("/dev/zero").unwrap())
+            .output()
+            .unwrap()
+    };
+    let out = zero(&["play", "nim", "--p1", "human", "--p2", "human"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(
+        stdout.contains("End of input: the game is abandoned"),
+        "{stdout}"
+    );
+    let out = zero(&["solve", "nim"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.starts_with("<stdin>:1: a line of "), "{stderr}");
+    assert!(stderr.ends_with(" bytes is too long\n"), "{stderr}");
+}
+
+#[test]
 fn end_of_input_says_one_thing() {
     let (code, stdout, _) = run(&["play", "nim", "--p1", "human", "--p2", "human"], "");
     assert_eq!(code, Some(3));
