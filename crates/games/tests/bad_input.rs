@@ -1,8 +1,9 @@
 //! Bad input never hurts: the command line, standard input and transcript
 //! files given as a careless or hostile user would, through the real
-//! binary. Each test is one item of "bad input" issue (#9) and would have
-//! caught it. No test waits for a duration: child processes are waited for,
-//! and pipes stay open until the child has exited.
+//! binary. Each test checks one item of issue #9 ("bad input never hurts")
+//! and would have caught it. No test races the clock or a child process:
+//! children are waited for (a timeout only detects a hang), and pipes stay
+//! open until the child has exited.
 
 mod common;
 
