@@ -218,14 +218,14 @@ impl GradingConfig {
                 "time_limit_ms",
                 self.time_limit_ms,
                 &at.time_limit_ms,
-                "millisecond",
+                "milliseconds",
                 u64::MAX,
             ),
             (
                 "law_time_limit_ms",
                 self.law_time_limit_ms,
                 &at.law_time_limit_ms,
-                "millisecond",
+                "milliseconds",
                 u64::MAX,
             ),
             (
@@ -239,7 +239,7 @@ impl GradingConfig {
                 "cpu_seconds",
                 self.cpu_seconds,
                 &at.cpu_seconds,
-                "second",
+                "seconds",
                 u64::MAX,
             ),
             (
@@ -254,7 +254,7 @@ impl GradingConfig {
             if value == 0 || value > most {
                 return Err((
                     span(located.as_ref()),
-                    format!("`{key} = {value}`: expected a limit from 1 to {most} ({unit}s)"),
+                    format!("`{key} = {value}`: expected a limit from 1 to {most} ({unit})"),
                 ));
             }
         }
