@@ -164,12 +164,13 @@ pub enum FixtureError {
         message: String,
     },
     /// Reading a file or folder failed.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file or folder.
         path: PathBuf,
-        /// What the system said.
-        source: std::io::Error,
+        /// What the system said (shown in the message, not as a cause, so
+        /// it is printed once).
+        error: std::io::Error,
     },
 }
 
@@ -350,9 +351,9 @@ impl Fixture {
     /// [`FixtureError`] when it cannot be read or is not a valid fixture.
     pub fn load(path: impl AsRef<Path>) -> Result<Self, FixtureError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| FixtureError::Io {
+        let text = std::fs::read_to_string(path).map_err(|error| FixtureError::Io {
             path: path.to_owned(),
-            source,
+            error,
         })?;
         Self::from_toml(&text, path)
     }
@@ -372,9 +373,9 @@ impl Fixture {
 /// # Errors
 /// The first [`FixtureError`] met.
 pub fn load_dir(dir: &Path, game: &str) -> Result<Vec<Fixture>, FixtureError> {
-    let io = |source| FixtureError::Io {
+    let io = |error| FixtureError::Io {
         path: dir.to_owned(),
-        source,
+        error,
     };
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(io)?
