@@ -2,7 +2,8 @@
 //!
 //! - `grade`: build every submission (one shared build cache) and have the
 //!   `grader` binary judge each, then write the gradebook and the summary;
-//! - `bench-grade`: the grading benchmark (a folder of zoo submissions).
+//! - `bench-grade`: the grading benchmark (a folder of zoo submissions);
+//! - `keys`: record (and review) the answer keys of the fixtures.
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -11,8 +12,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
+mod keys;
+
 #[derive(Parser)]
-#[command(about = "Course chores: grading submissions")]
+#[command(about = "Course chores: grading submissions, answer keys, new games")]
 struct Cli {
     #[command(subcommand)]
     command: Cmd,
@@ -56,6 +59,18 @@ enum Cmd {
         /// the first submission also builds the shared dependencies).
         #[arg(long)]
         warm: bool,
+    },
+    /// Record the answer keys of every fixture (insta snapshots), pending review.
+    Keys {
+        /// Only this game's fixtures (a [games.<game>] of fixtures/grading.toml).
+        #[arg(long)]
+        game: Option<String>,
+        /// Review the new and changed keys with `cargo insta review`.
+        #[arg(long)]
+        review: bool,
+        /// Accept every new and changed key (then read `git diff`).
+        #[arg(long, conflicts_with = "review")]
+        accept: bool,
     },
 }
 
@@ -118,6 +133,18 @@ fn run(cli: Cli) -> Result<()> {
             check_complete(&report, reference)
         }
         Cmd::BenchGrade { count, warm } => bench(&ws, count, warm),
+        Cmd::Keys {
+            game,
+            review,
+            accept,
+        } => {
+            let then = match (review, accept) {
+                (true, _) => keys::Then::Review,
+                (_, true) => keys::Then::Accept,
+                _ => keys::Then::List,
+            };
+            keys::run(&ws, game.as_deref(), then)
+        }
     }
 }
 
