@@ -105,6 +105,7 @@ register! {
     nim::Nim,
     yucky_chocolate::YuckyChocolate,
     connect4::Connect4,
+    tictactoe::TicTacToe,
 }
 
 #[cfg(test)]
