@@ -83,3 +83,16 @@ fn the_engine_and_the_taught_minimax_agree_on_every_reachable_position() {
         );
     }
 }
+
+/// Published results on other boards (m,n,k-games): with k=3 the first
+/// player wins on every board of at least 4 by 3, and with k=4 the 5 by 5
+/// board is a draw, so the 4 by 4 one (with fewer lines for X) is too.
+#[test]
+fn three_in_a_line_is_a_first_player_win_on_4x3_and_larger_and_4x4_k4_is_a_draw() {
+    let mut engine = Engine::new(EngineConfig::default()).unwrap();
+    for (rows, cols, k, value) in [(4, 3, 3, 1), (3, 4, 3, 1), (4, 4, 3, 1), (4, 4, 4, 0)] {
+        let game = TicTacToe::new(rows, cols, k).unwrap();
+        let solved = engine.solve(&game, &game.initial_state());
+        assert_eq!(solved.value, value, "{rows}x{cols}, k={k}");
+    }
+}
