@@ -83,7 +83,7 @@ pub fn discover(workspace: &Path) -> Result<Vec<ReferenceGame>, ReferenceError> 
         }
         let manifest = workspace.join(reference).join("Cargo.toml");
         if !manifest.is_file() {
-            return Err(fail(format!("reference = \"{shown}\": no crate there (no {shown}/Cargo.toml): create it with `cargo xtask new-game {name}`")));
+            return Err(fail(format!("reference = \"{shown}\": no crate there (no {shown}/Cargo.toml): point `reference` at the game's crate, or remove this section and run `cargo xtask new-game {name}`")));
         }
         let package = package_name(&manifest)?.ok_or_else(|| {
             fail(format!(
@@ -262,7 +262,7 @@ mod tests {
     fn a_missing_reference_crate_is_refused_with_the_command_that_makes_one() {
         let e = error("missing", &[], "crates/piles");
         assert!(
-            e.ends_with("grading.toml: [games.piles]: reference = \"crates/piles\": no crate there (no crates/piles/Cargo.toml): create it with `cargo xtask new-game piles`"),
+            e.ends_with("grading.toml: [games.piles]: reference = \"crates/piles\": no crate there (no crates/piles/Cargo.toml): point `reference` at the game's crate, or remove this section and run `cargo xtask new-game piles`"),
             "{e}"
         );
     }
