@@ -99,7 +99,7 @@ pub enum KeyError {
         message: String,
     },
     /// No key file for a fixture.
-    #[error("no answer key for fixture {fixture} (expected {key}): run `cargo test -p grader --test answer_keys` and `cargo insta review`")]
+    #[error("no answer key for fixture {fixture} (expected {key}): record and review the keys with `cargo xtask keys --review`")]
     Missing {
         /// The fixture file.
         fixture: PathBuf,
@@ -107,7 +107,7 @@ pub enum KeyError {
         key: PathBuf,
     },
     /// The key was recorded from another version of the fixture.
-    #[error("the answer key {key} was recorded from another version of {fixture}: run `cargo test -p grader --test answer_keys` and `cargo insta review`")]
+    #[error("the answer key {key} was recorded from another version of {fixture}: record and review the keys with `cargo xtask keys --review`")]
     Stale {
         /// The fixture file.
         fixture: PathBuf,

@@ -6,6 +6,7 @@
 //!
 //! - [`config`]: the grading settings (`fixtures/grading.toml`);
 //! - [`fixture`]: the teacher's test cases (TOML files under `fixtures/<game>/`);
+//! - [`reference`]: the games of `grading.toml` and their reference crates, checked;
 //! - [`key`]: answer keys, recorded by replaying fixtures against our
 //!   reference games and kept as insta snapshots;
 //! - [`protocol`], [`session`], [`driver`]: how a submission is questioned
@@ -30,6 +31,7 @@ pub mod judge;
 pub mod key;
 pub mod markdown;
 pub mod protocol;
+pub mod reference;
 pub mod report;
 pub mod results;
 pub mod sandbox;

@@ -1,15 +1,22 @@
 //! The answer keys: every fixture replayed against our reference game, kept
 //! as an insta snapshot (`tests/snapshots/answer_keys__<game>__<fixture>.snap`).
 //!
+//! The games are those of `fixtures/grading.toml` (no list here): each
+//! section's reference crate is checked to be a workspace member and the
+//! game registered under that name (`crates/registry`), then every fixture
+//! of its folder is replayed against it. `ANSWER_KEYS_GAME=<game>` limits
+//! the run to one game.
+//!
 //! When a game or a fixture changes, this test fails with the difference;
-//! review it with `cargo insta review` (or `INSTA_UPDATE=always` then read
-//! the diff). The grader reads these snapshot files as its keys, and
-//! refuses a key whose fixture has changed since it was recorded.
+//! record and review the keys with `cargo xtask keys [--game G] [--review]`.
+//! The grader reads these snapshot files as its keys, and refuses a key
+//! whose fixture has changed since it was recorded.
 
-use game_api::Configurable;
+use game_api::{Configurable, Game};
 use grader::class::Prepared;
 use grader::fixture::{load_dir, Fixture};
-use grader::key::AnswerKey;
+use grader::key::{AnswerKey, KeyError};
+use grader::reference::{discover, ReferenceGame};
 use grader::session::Session;
 use std::path::{Path, PathBuf};
 
@@ -20,45 +27,91 @@ fn workspace() -> PathBuf {
         .to_owned()
 }
 
-fn fixtures<G: Configurable>() -> Vec<Fixture> {
-    let dir = workspace().join("fixtures").join(G::NAME);
-    load_dir(&dir, G::NAME).unwrap_or_else(|e| panic!("{e}"))
+/// The games of `grading.toml`, each checked against the registry.
+fn games() -> Vec<ReferenceGame> {
+    let games = discover(&workspace()).unwrap_or_else(|e| panic!("{e}"));
+    for g in &games {
+        let registered = registry::entry(&g.name).map(|e| (e.krate, e.type_name));
+        g.check_registered(registered)
+            .unwrap_or_else(|e| panic!("fixtures/grading.toml: {e}"));
+    }
+    games
 }
 
-/// Records every fixture's key against the reference `G` and compares it
-/// with the snapshot.
-fn keys_match_snapshots<G: game_api::Game + Configurable>() {
-    let fixtures = fixtures::<G>();
-    for f in &fixtures {
-        let key = AnswerKey::record(f, &mut Session::<G>::new()).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(key.steps.len(), f.moves.len() + 1);
-        insta::assert_json_snapshot!(AnswerKey::snapshot_name(f), key);
+fn fixtures_of(game: &str) -> Vec<Fixture> {
+    let dir = workspace().join("fixtures").join(game);
+    load_dir(&dir, game).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn fixtures<G: Configurable>() -> Vec<Fixture> {
+    fixtures_of(G::NAME)
+}
+
+/// The key of `fixture`, recorded against the reference `G`.
+fn record<G: Game + Configurable>(fixture: &Fixture) -> Result<AnswerKey, KeyError> {
+    AnswerKey::record(fixture, &mut Session::<G>::new())
+}
+
+/// Records the keys of some fixtures against the game it visits.
+struct Record<'a>(&'a [Fixture]);
+
+impl registry::Visitor for Record<'_> {
+    type Output = Vec<Result<AnswerKey, KeyError>>;
+    fn visit<G: Game + Configurable>(self) -> Self::Output {
+        self.0.iter().map(record::<G>).collect()
     }
 }
 
+/// The one answer-key test: every game of `grading.toml` (or only
+/// `ANSWER_KEYS_GAME`), every fixture, compared with its snapshot. A fixture
+/// the reference disagrees with is reported by name, after the others.
 #[test]
-fn connect4_keys_match_their_snapshots() {
-    keys_match_snapshots::<connect4::Connect4>();
+fn every_fixture_of_every_game_in_grading_toml_matches_its_answer_key() {
+    let only = std::env::var("ANSWER_KEYS_GAME").ok();
+    let games = games();
+    if let Some(only) = &only {
+        assert!(
+            games.iter().any(|g| &g.name == only),
+            "ANSWER_KEYS_GAME={only}: no [games.{only}] in fixtures/grading.toml"
+        );
+    }
+    let mut errors = Vec::new();
+    for g in games
+        .iter()
+        .filter(|g| only.is_none() || only.as_deref() == Some(g.name.as_str()))
+    {
+        let fixtures = fixtures_of(&g.name);
+        let keys = registry::visit(&g.name, Record(&fixtures)).unwrap();
+        for (f, key) in fixtures.iter().zip(keys) {
+            match key {
+                Ok(key) => {
+                    assert_eq!(key.steps.len(), f.moves.len() + 1);
+                    insta::assert_json_snapshot!(AnswerKey::snapshot_name(f), key);
+                }
+                Err(e) => errors.push(e.to_string()),
+            }
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
 }
 
 #[test]
-fn nim_keys_match_their_snapshots() {
-    keys_match_snapshots::<nim::Nim>();
-}
-
-#[test]
-fn yucky_chocolate_keys_match_their_snapshots() {
-    keys_match_snapshots::<yucky_chocolate::YuckyChocolate>();
+fn grading_toml_names_registered_workspace_crates_and_every_registered_game_is_graded() {
+    let games = games();
+    let graded: Vec<&str> = games.iter().map(|g| g.name.as_str()).collect();
+    for name in registry::names() {
+        assert!(
+            graded.contains(&name),
+            "{name} is registered but has no [games.{name}] in fixtures/grading.toml"
+        );
+    }
 }
 
 #[test]
 fn every_game_has_fixtures_and_loads_with_its_keys() {
     let ws = workspace();
-    for game in [
-        connect4::Connect4::NAME,
-        nim::Nim::NAME,
-        yucky_chocolate::YuckyChocolate::NAME,
-    ] {
+    for g in games() {
+        let game = g.name.as_str();
         let prepared = Prepared::load(
             &ws.join("fixtures/grading.toml"),
             game,
@@ -117,7 +170,7 @@ fn connect4_fixtures_cover_every_way_to_win_and_to_end() {
     }
     let mut ended = [false; 3];
     for f in &fixtures {
-        let key = AnswerKey::record(f, &mut Session::<connect4::Connect4>::new()).unwrap();
+        let key = record::<connect4::Connect4>(f).unwrap();
         match key.steps.last().unwrap().status {
             game_api::Status::Win(game_api::Player::P1) => ended[0] = true,
             game_api::Status::Win(game_api::Player::P2) => ended[1] = true,
@@ -135,9 +188,7 @@ fn a_fixture_the_reference_disagrees_with_is_reported() {
         "bad.toml",
     )
     .unwrap();
-    let e = AnswerKey::record(&f, &mut Session::<connect4::Connect4>::new())
-        .unwrap_err()
-        .to_string();
+    let e = record::<connect4::Connect4>(&f).unwrap_err().to_string();
     assert!(
         e.starts_with(
             "bad.toml: the reference game disagrees with this fixture: after the moves [4]:"
@@ -146,9 +197,7 @@ fn a_fixture_the_reference_disagrees_with_is_reported() {
     );
     let f =
         Fixture::from_toml("game = \"connect4\"\nmoves = [\"4\", \"9\"]\n", "bad.toml").unwrap();
-    let e = AnswerKey::record(&f, &mut Session::<connect4::Connect4>::new())
-        .unwrap_err()
-        .to_string();
+    let e = record::<connect4::Connect4>(&f).unwrap_err().to_string();
     assert!(
         e.contains("after the moves [4]: expected: the move 9 is accepted"),
         "{e}"

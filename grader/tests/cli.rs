@@ -112,7 +112,7 @@ fn a_fixture_without_an_answer_key_is_refused_with_what_to_run() {
     let (ok, stderr) = judge(&dir);
     assert!(!ok);
     assert!(stderr.contains("no answer key for fixture"), "{stderr}");
-    assert!(stderr.contains("cargo insta review"), "{stderr}");
+    assert!(stderr.contains("cargo xtask keys --review"), "{stderr}");
 }
 
 #[test]

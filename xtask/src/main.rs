@@ -2,7 +2,9 @@
 //!
 //! - `grade`: build every submission (one shared build cache) and have the
 //!   `grader` binary judge each, then write the gradebook and the summary;
-//! - `bench-grade`: the grading benchmark (a folder of zoo submissions).
+//! - `bench-grade`: the grading benchmark (a folder of zoo submissions);
+//! - `keys`: record (and review) the answer keys of the fixtures;
+//! - `new-game`: scaffold a reference game and register it.
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -11,8 +13,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
+mod keys;
+mod new_game;
+
 #[derive(Parser)]
-#[command(about = "Course chores: grading submissions")]
+#[command(about = "Course chores: grading submissions, answer keys, new games")]
 struct Cli {
     #[command(subcommand)]
     command: Cmd,
@@ -56,6 +61,26 @@ enum Cmd {
         /// the first submission also builds the shared dependencies).
         #[arg(long)]
         warm: bool,
+    },
+    /// Record the answer keys of every fixture (insta snapshots), pending review.
+    Keys {
+        /// Only this game's fixtures (a [games.<game>] of fixtures/grading.toml).
+        #[arg(long)]
+        game: Option<String>,
+        /// Review the new and changed keys with `cargo insta review`.
+        #[arg(long)]
+        review: bool,
+        /// Accept every new and changed key (then read `git diff`).
+        #[arg(long, conflicts_with = "review")]
+        accept: bool,
+    },
+    /// Scaffold a new reference game: its crate, a fixture, its registration.
+    NewGame {
+        /// The game's name (a crate name: lowercase letters, digits, hyphens).
+        name: String,
+        /// The game type's name (default: the name in CamelCase).
+        #[arg(long = "type")]
+        type_name: Option<String>,
     },
 }
 
@@ -118,6 +143,29 @@ fn run(cli: Cli) -> Result<()> {
             check_complete(&report, reference)
         }
         Cmd::BenchGrade { count, warm } => bench(&ws, count, warm),
+        Cmd::Keys {
+            game,
+            review,
+            accept,
+        } => {
+            let then = match (review, accept) {
+                (true, _) => keys::Then::Review,
+                (_, true) => keys::Then::Accept,
+                _ => keys::Then::List,
+            };
+            keys::run(&ws, game.as_deref(), then)
+        }
+        Cmd::NewGame { name, type_name } => {
+            let ty = type_name.unwrap_or_else(|| new_game::type_name(&name));
+            let plan = new_game::plan(&ws, &name, &ty)?;
+            new_game::write(&ws, &plan).context("writing the new game's files")?;
+            for (path, _, created) in &plan.files {
+                let verb = if *created { "created" } else { "changed" };
+                println!("{verb} {}", path.display());
+            }
+            print!("{}", new_game::next_steps(&name));
+            Ok(())
+        }
     }
 }
 

@@ -17,3 +17,25 @@ fn an_error_is_one_line_without_a_backtrace_even_with_rust_backtrace_set() {
         "error: cannot read /nonexistent/submissions: No such file or directory (os error 2)\n"
     );
 }
+
+#[test]
+fn new_game_refuses_a_taken_or_invalid_name_with_a_clear_message_and_exit_code_1() {
+    for (name, message) in [
+        (
+            "nim",
+            "error: `nim` already exists: the folder crates/nim/ is there; choose another name\n",
+        ),
+        (
+            "Tic",
+            "error: `Tic` is not a valid game name: use only lowercase letters a-z, digits and hyphens (a crate name, e.g. `tictactoe` or `dots-and-boxes`)\n",
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .args(["new-game", name])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert_eq!(stderr, message);
+    }
+}

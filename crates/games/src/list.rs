@@ -2,7 +2,7 @@
 //! defaults) and its move notation, so nobody has to read the source to
 //! start a game.
 
-use crate::registry::{run_game, GameCommand, NAMES};
+use crate::registry::{names, run_game, GameCommand};
 use crate::render::{paint, DIM, STRONG};
 use game_api::{Configurable, Game};
 use std::fmt::Write;
@@ -14,7 +14,7 @@ use std::process::ExitCode;
 /// Only if a game cannot be built with its defaults (a bug) or output fails.
 pub fn run() -> anyhow::Result<ExitCode> {
     let mut out = anstream::stdout();
-    for name in NAMES {
+    for name in names() {
         let text = run_game(name, &[] as &[&str], Entry)?;
         std::io::Write::write_all(&mut out, format!("{text}\n").as_bytes())?;
     }

@@ -2,18 +2,17 @@
 //!
 //! Every command is generic over [`Game`]: it implements [`GameCommand`]
 //! once, and [`run_game`] builds the named game from its `name=value`
-//! options and calls the command with the concrete game type. Adding a game
-//! to the program is one line in [`run_game`] and one in [`NAMES`].
+//! options and calls the command with the concrete game type. The games
+//! themselves are registered in one place, the `registry` crate; this
+//! module only adds the options.
 
-use anyhow::{bail, Context, Result};
-use game_api::{echo, Configurable, Game, Options};
+use anyhow::{Context, Result};
+use game_api::{Configurable, Game, Options};
 
 /// The games, as named on the command line.
-pub const NAMES: [&str; 3] = [
-    nim::Nim::NAME,
-    yucky_chocolate::YuckyChocolate::NAME,
-    connect4::Connect4::NAME,
-];
+pub fn names() -> Vec<&'static str> {
+    registry::names()
+}
 
 /// A command that works with any game.
 pub trait GameCommand {
@@ -31,20 +30,20 @@ pub fn run_game<C: GameCommand, S: AsRef<str>>(
     command: C,
 ) -> Result<C::Output> {
     let options = Options::parse_args(options)?;
-    match name {
-        nim::Nim::NAME => command.run(build::<nim::Nim>(&options)?),
-        yucky_chocolate::YuckyChocolate::NAME => {
-            command.run(build::<yucky_chocolate::YuckyChocolate>(&options)?)
-        }
-        connect4::Connect4::NAME => command.run(build::<connect4::Connect4>(&options)?),
-        other => bail!(
-            "unknown game `{}` (the games are: {})",
-            echo(other),
-            NAMES.join(", ")
-        ),
-    }
+    registry::visit(name, Build { options, command })?
 }
 
-fn build<G: Configurable>(options: &Options) -> Result<G> {
-    G::from_options(options).with_context(|| format!("cannot set up {}", G::NAME))
+/// The visitor that builds the game from its options, then runs the command.
+struct Build<C> {
+    options: Options,
+    command: C,
+}
+
+impl<C: GameCommand> registry::Visitor for Build<C> {
+    type Output = Result<C::Output>;
+    fn visit<G: Game + Configurable>(self) -> Result<C::Output> {
+        let game =
+            G::from_options(&self.options).with_context(|| format!("cannot set up {}", G::NAME))?;
+        self.command.run(game)
+    }
 }

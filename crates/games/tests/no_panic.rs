@@ -129,6 +129,8 @@ fn game() -> impl Strategy<Value = Vec<String>> {
         "nim piles=2,3 max_take=none rule=normal",
         "yucky-chocolate rows=3 cols=4",
         "yucky-chocolate rows=1 cols=2",
+        "tictactoe",
+        "tictactoe rows=4 cols=4 k=3",
     ]);
     let bad = prop::sample::select(vec![
         "connect4 rows=+4 cols=4",
@@ -138,6 +140,8 @@ fn game() -> impl Strategy<Value = Vec<String>> {
         "nim piles=",
         "nim rule=sideways",
         "yucky-chocolate rows=1 cols=1",
+        "tictactoe k=4",
+        "tictactoe rows=0 cols=27",
         "chess",
         "",
         "connect4 =4",

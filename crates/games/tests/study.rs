@@ -197,6 +197,7 @@ fn list_names_every_game_with_options_and_notation() {
         "nim",
         "yucky-chocolate",
         "connect4",
+        "tictactoe",
         "rows=6",
         "piles=7",
         "moves:",
