@@ -1,7 +1,8 @@
 //! `games analyse`: the course's argmax table for one position. Every legal
 //! move with the value of the position it leads to (exact where the search
 //! reaches the end of the game, estimated otherwise), best first for the
-//! player to move, and the move the AI would choose with the same limits.
+//! player to move, and the move the AI would choose: the first row, from
+//! the same search, so the two never disagree.
 
 use crate::moves::{reach, read_moves};
 use crate::play::signed;
@@ -32,7 +33,7 @@ pub struct Args {
     /// Search every move this many plies deep (counting the move itself).
     #[arg(long, conflicts_with = "time", value_parser = clap::value_parser!(u32).range(1..))]
     depth: Option<u32>,
-    /// Time for the whole table, split evenly between the moves (e.g. 500ms, 5s) [default: 2s].
+    /// Time for the whole table, one search for every move (e.g. 500ms, 5s) [default: 2s].
     #[arg(long, value_parser = humantime::parse_duration)]
     time: Option<Duration>,
 }
@@ -77,16 +78,20 @@ pub struct Row {
     pub mv: String,
     /// The value to player 1 of the position after it.
     pub value: Value,
-    /// Whether the value is exact (the search reached the end of the game).
+    /// Whether the value is exact (found without any estimate).
     pub exact: bool,
+    /// Whether the move is proven to win or lose (its value ranks beyond
+    /// every estimate), even if the margin was estimated.
+    pub proven: bool,
     /// How many plies below the move were searched.
     pub depth: u32,
 }
 
 /// The table for `state` (an ongoing position), best move first for the
-/// player to move, and the move the AI would play. Each move's search and
-/// the AI's own search get `limits` (a time limit is split evenly between
-/// them all).
+/// player to move, and the move the AI would play, which is the first row:
+/// both come from one search of the engine ([`Engine::analyse`]) within
+/// `limits`. Moves the engine does not consider because they let the
+/// opponent win at once come last, valued by that win.
 ///
 /// # Errors
 /// [`TableSizeError`] when the engine's table cannot be allocated.
@@ -95,53 +100,70 @@ pub fn table<G: Game>(
     state: &G::State,
     limits: AiLimits,
 ) -> Result<(Vec<Row>, Option<String>), TableSizeError> {
-    let Status::Ongoing(player) = game.game_status(state) else {
+    let mut engine = Engine::new(EngineConfig {
+        max_depth: limits.depth,
+        time_limit: limits.time,
+        ..EngineConfig::default()
+    })?;
+    let Some(analysis) = engine.analyse(game, state) else {
         return Ok((Vec::new(), None));
     };
-    let moves = game.legal_moves(state);
-    let searches = u32::try_from(moves.len() + 1).unwrap_or(u32::MAX);
-    let time = limits
-        .time
-        .map(|t| (t / searches).max(Duration::from_millis(1)));
-    let engine = |depth: Option<u32>| {
-        Engine::new(EngineConfig {
-            max_depth: depth,
-            time_limit: time,
-            ..EngineConfig::default()
-        })
-    };
-    // One engine for every move's position: what it learns about one
-    // position (its table) helps with the next.
-    let mut below = engine(limits.depth.map(|d| d - 1))?;
-    let mut rows: Vec<Row> = moves
+    let mut rows: Vec<Row> = analysis
+        .moves
         .iter()
-        .filter_map(|mv| {
-            let next = game.next_state(state, mv).ok()?;
-            let (value, exact, depth) = match game.game_status(&next) {
-                over @ (Status::Win(_) | Status::Draw) => (game.payoff(&next, over), true, 0),
-                Status::Ongoing(_) if limits.depth == Some(1) => {
-                    (game.estimate_value(&next), false, 0)
-                }
-                Status::Ongoing(_) => {
-                    let (_, info) = below.search(game, &next)?;
-                    (info.value, info.exact, info.depth)
-                }
-            };
-            Some(Row {
-                mv: game.string_of_move(mv),
-                value,
-                exact,
-                depth,
-            })
+        .map(|m| Row {
+            mv: game.string_of_move(&m.mv),
+            value: m.value,
+            exact: m.exact,
+            proven: m.proven,
+            depth: m.depth.saturating_sub(1),
         })
         .collect();
-    // Best first for the player to move; a stable sort keeps the game's
-    // order among equals.
-    rows.sort_by_key(|r| -player.sign() * r.value);
-    let choice = engine(limits.depth)?
-        .search(game, state)
-        .map(|(mv, _)| game.string_of_move(&mv));
+    // The moves left out lose at once: the opponent's win is their value.
+    let mut losing = Vec::new();
+    for mv in game.legal_moves(state) {
+        if analysis.moves.iter().any(|m| m.mv == mv) {
+            continue;
+        }
+        let Ok(next) = game.next_state(state, &mv) else {
+            continue;
+        };
+        let reply = game
+            .winning_move(&next)
+            .and_then(|w| game.next_state(&next, &w).ok());
+        let (value, exact) = match reply {
+            Some(end) => (game.payoff(&end, game.game_status(&end)), true),
+            None => (game.estimate_value(&next), false),
+        };
+        losing.push(Row {
+            mv: game.string_of_move(&mv),
+            value,
+            exact,
+            proven: exact,
+            depth: 1,
+        });
+    }
+    rows.extend(losing);
+    // The engine's order, with the moves that lose at once in their place
+    // (the sort is stable: the engine's order is kept among equals).
+    let mover = game.game_status(state).to_move().unwrap_or(Player::P1);
+    rows.sort_by_key(|r| std::cmp::Reverse(rank_key(r, mover)));
+    let choice = Some(game.string_of_move(&analysis.chosen));
     Ok((rows, choice))
+}
+
+/// How good `row` is for `mover`, larger is better: proven wins beyond
+/// every estimate (by value), proven losses below, and exact before
+/// estimated at equal value.
+#[must_use]
+pub fn rank_key(row: &Row, mover: Player) -> (i8, Value, bool) {
+    let value = mover.sign() * row.value;
+    let class = match (row.proven || row.exact, value.signum()) {
+        (true, 1) => 2,
+        (true, -1) => 0,
+        _ => 1,
+    };
+    (class, value, row.exact)
 }
 
 /// The whole report: the position, the table and the AI's choice.
@@ -188,12 +210,18 @@ pub fn report<G: Game>(
         )
     );
     for row in &rows {
+        let winner = match row.value.signum() {
+            1 => Some(game.string_of_player(Player::P1)),
+            -1 => Some(game.string_of_player(Player::P2)),
+            _ => None,
+        };
         let how = if row.exact {
-            match row.value.signum() {
-                1 => format!("exact: {} wins", game.string_of_player(Player::P1)),
-                -1 => format!("exact: {} wins", game.string_of_player(Player::P2)),
-                _ => "exact: draw".to_owned(),
+            match winner {
+                Some(w) => format!("exact: {w} wins"),
+                None => "exact: draw".to_owned(),
             }
+        } else if let (true, Some(w)) = (row.proven, &winner) {
+            format!("proven: {w} wins, by an estimated margin")
         } else {
             match row.depth + 1 {
                 1 => "estimated, 1 ply deep".to_owned(),
