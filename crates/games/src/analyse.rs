@@ -244,7 +244,184 @@ pub fn report<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use game_api::{Configurable, Options};
+    use game_api::{Configurable, IllegalMove, Options, ParseMoveError};
+
+    /// Two moves for player 1: `win` wins at once, but by only 1 (of up to
+    /// 100); `bait` leads to a position that looks worth +50 and is in fact
+    /// a draw.
+    struct Bait;
+
+    impl Game for Bait {
+        /// 0: the start; 1: after bait; 2: won; 3: drawn.
+        type State = u8;
+        /// 0: bait (then the only reply), 1: win.
+        type Move = u8;
+        fn initial_state(&self) -> u8 {
+            0
+        }
+        fn legal_moves(&self, s: &u8) -> Vec<u8> {
+            match s {
+                0 => vec![0, 1],
+                1 => vec![0],
+                _ => vec![],
+            }
+        }
+        fn next_state(&self, s: &u8, m: &u8) -> Result<u8, IllegalMove> {
+            match (s, m) {
+                (0, 0) => Ok(1),
+                (0, 1) => Ok(2),
+                (1, 0) => Ok(3),
+                _ => Err(IllegalMove::new(m.to_string(), "not here")),
+            }
+        }
+        fn game_status(&self, s: &u8) -> Status {
+            match s {
+                0 => Status::Ongoing(Player::P1),
+                1 => Status::Ongoing(Player::P2),
+                2 => Status::Win(Player::P1),
+                _ => Status::Draw,
+            }
+        }
+        fn estimate_value(&self, s: &u8) -> Value {
+            if *s == 1 {
+                50
+            } else {
+                0
+            }
+        }
+        fn max_payoff(&self) -> Value {
+            100
+        }
+        fn string_of_state(&self, s: &u8) -> String {
+            s.to_string()
+        }
+        fn string_of_move(&self, m: &u8) -> String {
+            ["bait", "win"][usize::from(*m)].to_owned()
+        }
+        fn move_of_string(&self, text: &str) -> Result<u8, ParseMoveError> {
+            match text {
+                "bait" => Ok(0),
+                "win" => Ok(1),
+                _ => Err(ParseMoveError::new(text, "bait or win")),
+            }
+        }
+        fn max_game_length(&self) -> usize {
+            2
+        }
+    }
+
+    #[test]
+    fn a_proven_win_one_ply_down_outranks_a_larger_estimate() {
+        let depth_one = AiLimits {
+            depth: Some(1),
+            time: None,
+        };
+        let (rows, choice) = table(&Bait, &0, depth_one).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!((rows[0].mv.as_str(), rows[0].value), ("win", 1));
+        assert!(rows[0].exact && rows[0].proven, "{rows:?}");
+        assert_eq!((rows[1].mv.as_str(), rows[1].value), ("bait", 50));
+        assert!(!rows[1].exact, "{rows:?}");
+        assert_eq!(choice.as_deref(), Some("win"));
+        // The engine plays it too, at any depth.
+        for depth in [1, 2, 5] {
+            let mut engine = Engine::<Bait>::new(EngineConfig {
+                max_depth: Some(depth),
+                time_limit: None,
+                table_megabytes: 1,
+                ..EngineConfig::default()
+            })
+            .unwrap();
+            let (mv, info) = engine.search(&Bait, &0).unwrap();
+            assert_eq!((mv, info.value), (1, 1), "depth {depth}");
+        }
+    }
+
+    /// Positions of the standard board, each side to move, quiet and sharp.
+    const CONNECT4_POSITIONS: [&str; 5] = ["", "4", "4 4 3", "4 4 3 3 5", "1 2 3 4 5 6 7 7 6"];
+
+    fn connect4_at(moves: &str) -> (connect4::Connect4, connect4::Position) {
+        let game = connect4::Connect4::default();
+        let state = reach(&game, &read_moves(&game, moves)).unwrap().state;
+        (game, state)
+    }
+
+    #[test]
+    fn the_list_is_best_first_for_the_player_to_move_and_its_top_is_the_ais_choice() {
+        for moves in CONNECT4_POSITIONS {
+            let (game, state) = connect4_at(moves);
+            let mover = game.game_status(&state).to_move().unwrap();
+            let (rows, choice) = table(
+                &game,
+                &state,
+                AiLimits {
+                    depth: Some(5),
+                    time: None,
+                },
+            )
+            .unwrap();
+            assert_eq!(rows.len(), game.legal_moves(&state).len(), "{moves}");
+            assert!(
+                rows.windows(2)
+                    .all(|w| rank_key(&w[0], mover) >= rank_key(&w[1], mover)),
+                "{moves}: {rows:?}"
+            );
+            assert_eq!(choice.as_deref(), Some(rows[0].mv.as_str()), "{moves}");
+            // The same as the engine playing with the same limits.
+            let mut engine = Engine::new(EngineConfig {
+                max_depth: Some(5),
+                time_limit: None,
+                ..EngineConfig::default()
+            })
+            .unwrap();
+            let (mv, info) = engine.search(&game, &state).unwrap();
+            assert_eq!(game.string_of_move(&mv), rows[0].mv, "{moves}");
+            assert_eq!(info.value, rows[0].value, "{moves}");
+        }
+    }
+
+    #[test]
+    fn exact_before_estimated_at_equal_value() {
+        let row = |value, exact| Row {
+            mv: String::new(),
+            value,
+            exact,
+            proven: false,
+            depth: 1,
+        };
+        let mut rows = [row(0, false), row(2, false), row(0, true), row(-3, true)];
+        rows.sort_by_key(|r| std::cmp::Reverse(rank_key(r, Player::P1)));
+        let got: Vec<_> = rows.iter().map(|r| (r.value, r.exact)).collect();
+        assert_eq!(got, [(2, false), (0, true), (0, false), (-3, true)]);
+        // For player 2, smaller is better: the proven loss of player 1 first.
+        rows.sort_by_key(|r| std::cmp::Reverse(rank_key(r, Player::P2)));
+        assert_eq!(rows[0].value, -3);
+    }
+
+    #[test]
+    fn solved_values_are_marked_exact_and_match_the_solver() {
+        let game =
+            connect4::Connect4::from_options(&Options::new().with("rows", 4).with("cols", 5))
+                .unwrap();
+        let state = reach(&game, &read_moves(&game, "3 3 2")).unwrap().state;
+        let no_limit = AiLimits {
+            depth: None,
+            time: None,
+        };
+        let (rows, choice) = table(&game, &state, no_limit).unwrap();
+        let mut solver = Engine::new(EngineConfig {
+            table_megabytes: 1,
+            ..EngineConfig::default()
+        })
+        .unwrap();
+        for row in &rows {
+            assert!(row.exact, "{rows:?}");
+            let mv = game.move_of_string(&row.mv).unwrap();
+            let next = game.next_state(&state, &mv).unwrap();
+            assert_eq!(row.value, solver.solve(&game, &next).value, "{}", row.mv);
+        }
+        assert_eq!(choice.as_deref(), Some(rows[0].mv.as_str()));
+    }
 
     fn nim(piles: &str, rule: &str) -> nim::Nim {
         nim::Nim::from_options(&Options::new().with("piles", piles).with("rule", rule)).unwrap()
