@@ -24,11 +24,11 @@ pub struct Args {
     options: Vec<String>,
     /// The engine's levels taking part: a range (1-6) or a list (1,3,5).
     #[arg(long, default_value = "1-6", value_parser = levels, value_name = "LEVELS")]
-    levels: Vec<Level>,
+    levels: Levels,
     /// The course's minimax at these depths takes part too: a range (1-4)
     /// or a list (2,4) [default: none].
     #[arg(long, value_parser = depths, value_name = "DEPTHS")]
-    minimax: Option<Vec<u32>>,
+    minimax: Option<Depths>,
     /// Games per pair, half with each side moving first (an odd count gives
     /// the first player of the pair one more start).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
@@ -58,15 +58,24 @@ fn numbers(text: &str) -> Result<Vec<u64>, String> {
     Ok(list)
 }
 
-fn levels(text: &str) -> Result<Vec<Level>, String> {
+/// The levels of `--levels`.
+#[derive(Clone, Debug)]
+struct Levels(Vec<Level>);
+
+/// The depths of `--minimax`.
+#[derive(Clone, Debug)]
+struct Depths(Vec<u32>);
+
+fn levels(text: &str) -> Result<Levels, String> {
     numbers(text)?
         .into_iter()
         .map(|n| Level::new(n).map_err(|e| e.to_string()))
-        .collect()
+        .collect::<Result<_, _>>()
+        .map(Levels)
 }
 
-fn depths(text: &str) -> Result<Vec<u32>, String> {
-    numbers(text)?
+fn depths(text: &str) -> Result<Depths, String> {
+    let list = numbers(text)?
         .into_iter()
         .map(|n| {
             u32::try_from(n)
@@ -74,7 +83,8 @@ fn depths(text: &str) -> Result<Vec<u32>, String> {
                 .filter(|d| *d > 0)
                 .ok_or_else(|| format!("there is no depth {n}: depths are whole numbers from 1"))
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    Ok(Depths(list))
 }
 
 /// Runs `games tournament`.
@@ -82,8 +92,13 @@ fn depths(text: &str) -> Result<Vec<u32>, String> {
 /// # Errors
 /// Bad game options, fewer than two players, or output that fails.
 pub fn run(args: &Args) -> Result<ExitCode> {
-    let mut players: Vec<PlayerSpec> = args.levels.iter().map(|&l| PlayerSpec::Level(l)).collect();
-    for &depth in args.minimax.iter().flatten() {
+    let mut players: Vec<PlayerSpec> = args
+        .levels
+        .0
+        .iter()
+        .map(|&l| PlayerSpec::Level(l))
+        .collect();
+    for &depth in args.minimax.iter().flat_map(|d| &d.0) {
         players.push(PlayerSpec::Minimax { depth });
     }
     players.dedup();
@@ -247,7 +262,7 @@ mod tests {
 
     #[test]
     fn ranges_and_lists_of_levels_are_read_and_bad_ones_refused() {
-        let n = |l: Vec<Level>| l.iter().map(|l| l.number()).collect::<Vec<_>>();
+        let n = |l: Levels| l.0.iter().map(|l| l.number()).collect::<Vec<_>>();
         assert_eq!(n(levels("1-3").unwrap()), [1, 2, 3]);
         assert_eq!(n(levels("2,5").unwrap()), [2, 5]);
         assert_eq!(n(levels("4").unwrap()), [4]);
