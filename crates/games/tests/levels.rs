@@ -122,10 +122,8 @@ fn a_short_tournament_prints_win_rates_and_elo_and_repeats_with_its_seed() {
                 .split(|c: char| !c.is_ascii_digit())
                 .filter_map(|n| n.parse().ok())
                 .collect();
-            // "ai:level=A vs ...: W wins, D draws, L losses: P% ...".
-            counts[counts.len() - 4..counts.len() - 1]
-                .iter()
-                .sum::<u32>()
+            // "ai:level=A vs minimax:depth=B: W wins, D draws, L losses: P% for ...".
+            counts[2..5].iter().sum::<u32>()
         })
         .sum();
     assert_eq!(games_played, 3 * 4, "{text}");
