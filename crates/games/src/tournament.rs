@@ -9,7 +9,7 @@ use crate::play::program;
 use crate::registry::{run_game, GameCommand};
 use crate::spec::PlayerSpec;
 use anyhow::{bail, Context, Result};
-use game_api::{Configurable, Game, Player, Status};
+use game_api::{Configurable, Game, Status};
 use players::{Decision, Level};
 use std::io::Write;
 use std::process::ExitCode;
@@ -29,14 +29,24 @@ pub struct Args {
     /// or a list (2,4) [default: none].
     #[arg(long, value_parser = depths, value_name = "DEPTHS")]
     minimax: Option<Depths>,
+    /// Any other programs taking part, as for `games play` (e.g.
+    /// ai:depth=8,random); a time-limited one makes the tournament depend on
+    /// the machine.
+    #[arg(long, value_delimiter = ',', value_name = "PLAYER")]
+    with: Vec<PlayerSpec>,
     /// Games per pair, half with each side moving first (an odd count gives
     /// the first player of the pair one more start).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
-    /// Seed of the players' random choices (0 to 2^64-1): the same seed
-    /// gives the same tournament.
+    /// Seed of the players' random choices and of the openings (0 to
+    /// 2^64-1): the same seed gives the same tournament.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Each pair of games starts from its own opening of this many random
+    /// moves, played once with each side moving first, so that players who
+    /// do not choose at random still play different games.
+    #[arg(long, default_value_t = 2, value_name = "MOVES")]
+    opening: u32,
 }
 
 /// Reads `A-B` or `A,B,...` as whole numbers from 1, in increasing order.
@@ -101,6 +111,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     for &depth in args.minimax.iter().flat_map(|d| &d.0) {
         players.push(PlayerSpec::Minimax { depth });
     }
+    players.extend(args.with.iter().cloned());
     players.dedup();
     if players.len() < 2 {
         bail!("a tournament needs at least two players: give more --levels or --minimax depths");
@@ -120,13 +131,19 @@ impl GameCommand for Tournament<'_> {
         let args = self.args;
         writeln!(
             out,
-            "Round robin: {} ({}), {} games a pair, seed {}",
+            "Round robin: {} ({}), {} games a pair from openings of {} random moves, seed {}",
             G::NAME,
             game.options(),
             args.games,
+            args.opening,
             args.seed
         )?;
-        let results = round_robin(&game, &self.players, args.games, args.seed, |line| {
+        let schedule = Schedule {
+            games: args.games,
+            opening: args.opening,
+            seed: args.seed,
+        };
+        let results = round_robin(&game, &self.players, schedule, |line| {
             writeln!(out, "{line}").context("cannot write the results")
         })?;
         write!(out, "{}", summary(&self.players, &results))?;
@@ -142,8 +159,44 @@ fn game_seed(seed: u64, i: usize, j: usize, k: u32) -> u64 {
     x ^ (x >> 31)
 }
 
-/// Plays `games` games between every pair of `players` (each side moving
-/// first in turn); `report` gets one line per pair as it finishes.
+/// How many games each pair plays, from which openings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    /// Games per pair.
+    pub games: u32,
+    /// Random moves before the players take over (games `2k` and `2k + 1`
+    /// of a pair share their opening).
+    pub opening: u32,
+    /// The seed of everything random.
+    pub seed: u64,
+}
+
+/// The position after `plies` random legal moves, reproducibly from `seed`
+/// (fewer if the game ends; an opening that ends the game is not used:
+/// the start is returned instead).
+fn opening<G: Game>(game: &G, plies: u32, seed: u64) -> G::State {
+    let mut state = game.initial_state();
+    for ply in 0..plies {
+        let moves = game.legal_moves(&state);
+        if moves.is_empty() {
+            break;
+        }
+        // A well-mixed number per ply; the modulo bias is negligible.
+        let pick = game_seed(seed, 0, 0, ply) % moves.len() as u64;
+        let next = game
+            .next_state(&state, &moves[usize::try_from(pick).unwrap_or(0)])
+            .ok();
+        match next {
+            Some(next) if !game.game_status(&next).is_over() => state = next,
+            _ => break,
+        }
+    }
+    state
+}
+
+/// Plays `schedule.games` games between every pair of `players` (each side
+/// moving first in turn from the same opening); `report` gets one line per
+/// pair as it finishes.
 ///
 /// # Errors
 /// A player that cannot be built or that plays an illegal move, or what
@@ -151,22 +204,25 @@ fn game_seed(seed: u64, i: usize, j: usize, k: u32) -> u64 {
 pub fn round_robin<G: Game>(
     game: &G,
     players: &[PlayerSpec],
-    games: u32,
-    seed: u64,
+    schedule: Schedule,
     mut report: impl FnMut(String) -> Result<()>,
 ) -> Result<Results> {
+    let Schedule {
+        games,
+        opening: plies,
+        seed,
+    } = schedule;
     let mut results = Results::new(players.len());
     for i in 0..players.len() {
         for j in i + 1..players.len() {
             let (mut wins, mut draws, mut losses) = (0, 0, 0);
             for k in 0..games {
                 let s = game_seed(seed, i, j, k);
-                // Even games: i moves first.
+                let start = opening(game, plies, game_seed(seed, i, j, k / 2 + (1 << 31)));
+                // Even games: i moves first from the opening.
                 let (first, second) = if k % 2 == 0 { (i, j) } else { (j, i) };
-                let winner = play_one(game, &players[first], &players[second], s)?;
-                let points = match winner {
-                    Some(Player::P1) if first == i => 1.0,
-                    Some(Player::P2) if second == i => 1.0,
+                let points = match play_one(game, start, &players[first], &players[second], s)? {
+                    Some(first_won) if first_won == (first == i) => 1.0,
                     None => 0.5,
                     Some(_) => 0.0,
                 };
@@ -190,25 +246,31 @@ pub fn round_robin<G: Game>(
     Ok(results)
 }
 
-/// One game from the start; the winner (`None`: a draw).
+/// One game from `start`, `first` moving first: whether `first` won
+/// (`None`: a draw).
 fn play_one<G: Game>(
     game: &G,
-    p1: &PlayerSpec,
-    p2: &PlayerSpec,
+    start: G::State,
+    first: &PlayerSpec,
+    second: &PlayerSpec,
     seed: u64,
-) -> Result<Option<Player>> {
+) -> Result<Option<bool>> {
     let mut agents = [
-        program::<G>(p1, seed)?.context("a person cannot play in a tournament")?,
-        program::<G>(p2, seed.wrapping_add(1))?.context("a person cannot play in a tournament")?,
+        program::<G>(first, seed)?.context("a person cannot play in a tournament")?,
+        program::<G>(second, seed.wrapping_add(1))?
+            .context("a person cannot play in a tournament")?,
     ];
-    let mut state = game.initial_state();
+    let Status::Ongoing(first_side) = game.game_status(&start) else {
+        bail!("the opening ended the game");
+    };
+    let mut state = start;
     loop {
         let player = match game.game_status(&state) {
             Status::Ongoing(p) => p,
-            Status::Win(p) => return Ok(Some(p)),
+            Status::Win(p) => return Ok(Some(p == first_side)),
             Status::Draw => return Ok(None),
         };
-        let agent = &mut agents[usize::from(player.number() - 1)];
+        let agent = &mut agents[usize::from(player != first_side)];
         match agent.decide(game, &state) {
             Decision::Play(mv, _) => {
                 state = game
@@ -216,7 +278,7 @@ fn play_one<G: Game>(
                     .with_context(|| format!("{} chose a move the game refuses", agent.name()))?;
             }
             // A program that gives up (or asks what only people ask) loses.
-            _ => return Ok(Some(player.other())),
+            _ => return Ok(Some(player != first_side)),
         }
     }
 }
@@ -282,7 +344,12 @@ mod tests {
         ];
         let run = |seed| {
             let mut lines = Vec::new();
-            let results = round_robin(&game, &players, 4, seed, |l| {
+            let schedule = Schedule {
+                games: 4,
+                opening: 2,
+                seed,
+            };
+            let results = round_robin(&game, &players, schedule, |l| {
                 lines.push(l);
                 Ok(())
             })
