@@ -103,15 +103,6 @@ impl Level {
             (Some(depth), n) => format!("depth {depth}, one of the {n} best moves"),
         }
     }
-
-    /// One line per level, for help texts: "1: random among ...".
-    #[must_use]
-    pub fn table() -> String {
-        Level::all()
-            .map(|l| format!("{}: {}", l.0, l.describe()))
-            .collect::<Vec<_>>()
-            .join("; ")
-    }
 }
 
 impl fmt::Display for Level {
