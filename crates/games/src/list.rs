@@ -18,6 +18,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         let text = run_game(name, &[] as &[&str], Entry)?;
         std::io::Write::write_all(&mut out, format!("{text}\n").as_bytes())?;
     }
+    std::io::Write::write_all(&mut out, crate::spec::levels_help().as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }
 

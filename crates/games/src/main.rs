@@ -6,6 +6,7 @@
 
 mod analyse;
 mod bench;
+mod elo;
 mod list;
 mod moves;
 mod perft;
@@ -15,6 +16,7 @@ mod render;
 mod replay;
 mod solve;
 mod spec;
+mod tournament;
 mod tree;
 
 use clap::{Parser, Subcommand};
@@ -39,6 +41,7 @@ enum Command {
     Solve(solve::Args),
     Perft(perft::Args),
     Bench(bench::Args),
+    Tournament(tournament::Args),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Tournament(args) => tournament::run(&args),
     };
     outcome.unwrap_or_else(|e| {
         if closed_pipe(&e) {

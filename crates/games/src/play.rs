@@ -28,12 +28,14 @@ use thiserror::Error;
 
 /// Play a game: a person against the engine by default.
 #[derive(Clone, Debug, clap::Args)]
+#[command(after_help = crate::spec::levels_help())]
 pub struct Args {
     /// The game (see `games list`).
     game: String,
     /// Game options, as name=value (e.g. rows=5 or piles=3,4,5).
     options: Vec<String>,
-    /// Player 1: human, random, minimax[:depth=N] or ai[:depth=N][:time=DURATION].
+    /// Player 1: human, random, minimax[:depth=N], ai[:depth=N][:time=DURATION]
+    /// or ai:level=N (levels below).
     #[arg(long, default_value = "human", value_name = "PLAYER")]
     p1: PlayerSpec,
     /// Player 2, as for --p1.
@@ -139,12 +141,28 @@ fn agent<'a, G: Game + 'a, H: Agent<G> + 'a>(
     seed: u64,
     human: &Rc<RefCell<H>>,
 ) -> Result<Box<dyn Agent<G> + 'a>, TableSizeError> {
-    Ok(match spec {
-        PlayerSpec::Human => Box::new(Shared(Rc::clone(human))),
+    Ok(match program(spec, seed)? {
+        Some(program) => program,
+        None => Box::new(Shared(Rc::clone(human))),
+    })
+}
+
+/// The agent for a seat played by a program (`None` for a person); `seed`
+/// draws its random choices.
+///
+/// # Errors
+/// [`TableSizeError`] when the engine's table cannot be allocated.
+pub fn program<'a, G: Game + 'a>(
+    spec: &PlayerSpec,
+    seed: u64,
+) -> Result<Option<Box<dyn Agent<G> + 'a>>, TableSizeError> {
+    Ok(Some(match spec {
+        PlayerSpec::Human => return Ok(None),
         PlayerSpec::Random => Box::new(RandomAgent::new(seed)),
         PlayerSpec::Minimax { depth } => Box::new(Minimax::new(Some(*depth))),
         PlayerSpec::Ai(limits) => Box::new(engine(*limits, seed, true)?),
-    })
+        PlayerSpec::Level(level) => Box::new(Engine::new(level.config(seed))?),
+    }))
 }
 
 /// One agent playing several seats (the keyboard in a human vs human game).

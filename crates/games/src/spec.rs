@@ -3,6 +3,7 @@
 //! the rest of the program never sees a malformed player.
 
 use game_api::{echo, whole_number};
+use players::{Level, LevelError};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -14,7 +15,7 @@ pub const DEFAULT_MINIMAX_DEPTH: u32 = 5;
 
 /// The engine's time budget per move when neither depth nor time is given:
 /// "answers within about a second" on the standard Connect-4 board.
-pub const DEFAULT_AI_TIME: Duration = Duration::from_millis(900);
+pub const DEFAULT_AI_TIME: Duration = players::FULL_STRENGTH_TIME;
 
 /// Who plays one side of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,6 +31,8 @@ pub enum PlayerSpec {
     },
     /// The engine, limited by depth, time, or both.
     Ai(AiLimits),
+    /// The engine at a playing level (`ai:level=N`).
+    Level(Level),
 }
 
 /// How long the engine may search: a depth, a time budget, or both (it stops
@@ -69,7 +72,7 @@ impl fmt::Display for AiLimits {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SpecError {
     /// The kind before the first `:` is not a player.
-    #[error("unknown player `{}`: expected human, random, minimax[:depth=N] or ai[:depth=N][:time=DURATION]", echo(.0))]
+    #[error("unknown player `{}`: expected human, random, minimax[:depth=N], ai[:depth=N][:time=DURATION] or ai:level=N", echo(.0))]
     UnknownKind(String),
     /// A `name=value` part the player does not take.
     #[error(
@@ -103,23 +106,36 @@ pub enum SpecError {
     /// A setting given twice.
     #[error("`{}` is given twice", echo(.0))]
     Repeated(String),
+    /// A level that is not a number.
+    #[error("`level={}` is not a level: expected a whole number from 1 to {}", echo(.0), Level::STRONGEST)]
+    BadLevel(String),
+    /// A level number out of range.
+    #[error(transparent)]
+    NoSuchLevel(#[from] LevelError),
+    /// A level with a depth or time: the level sets both.
+    #[error("`level` cannot be combined with `depth` or `time`: the level sets them")]
+    LevelWithLimits,
 }
 
 impl FromStr for PlayerSpec {
     type Err = SpecError;
 
-    /// Reads `human`, `random`, `minimax[:depth=N]` or
-    /// `ai[:depth=N][:time=DURATION]` (case-insensitive kind; `engine` is an
-    /// alias of `ai`).
+    /// Reads `human`, `random`, `minimax[:depth=N]`,
+    /// `ai[:depth=N][:time=DURATION]` or `ai:level=N` (case-insensitive
+    /// kind; `engine` is an alias of `ai`).
     fn from_str(text: &str) -> Result<Self, SpecError> {
         let mut parts = text.trim().split(':').map(str::trim);
         let kind = parts.next().unwrap_or_default().to_ascii_lowercase();
         let mut depth = None;
         let mut time = None;
+        let mut level = None;
         let (settings, takes): (&[&str], _) = match kind.as_str() {
             "human" | "random" => (&[], "nothing"),
             "minimax" => (&["depth"], "depth=N"),
-            "ai" | "engine" => (&["depth", "time"], "depth=N, time=DURATION"),
+            "ai" | "engine" => (
+                &["depth", "time", "level"],
+                "depth=N, time=DURATION, level=N",
+            ),
             _ => return Err(SpecError::UnknownKind(text.trim().to_owned())),
         };
         for part in parts {
@@ -141,6 +157,13 @@ impl FromStr for PlayerSpec {
                         return Err(SpecError::Repeated("depth".into()));
                     }
                 }
+                "level" => {
+                    let n = whole_number::<u64>(value.trim())
+                        .map_err(|_| SpecError::BadLevel(value.trim().to_owned()))?;
+                    if level.replace(Level::new(n)?).is_some() {
+                        return Err(SpecError::Repeated("level".into()));
+                    }
+                }
                 _ => {
                     let t = humantime::parse_duration(value.trim()).map_err(|e| {
                         SpecError::BadTime {
@@ -160,6 +183,10 @@ impl FromStr for PlayerSpec {
             "minimax" => PlayerSpec::Minimax {
                 depth: depth.unwrap_or(DEFAULT_MINIMAX_DEPTH),
             },
+            _ if level.is_some() && (depth.is_some() || time.is_some()) => {
+                return Err(SpecError::LevelWithLimits)
+            }
+            _ if level.is_some() => PlayerSpec::Level(level.expect("checked")),
             _ if depth.is_none() && time.is_none() => PlayerSpec::Ai(AiLimits::default()),
             _ => PlayerSpec::Ai(AiLimits { depth, time }),
         })
@@ -175,8 +202,19 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Minimax { depth } => write!(f, "minimax:depth={depth}"),
             PlayerSpec::Ai(limits) => write!(f, "ai:{limits}"),
+            PlayerSpec::Level(level) => write!(f, "ai:level={level}"),
         }
     }
+}
+
+/// The levels of `ai:level=N`, one a line, for `--help` and `games list`.
+#[must_use]
+pub fn levels_help() -> String {
+    let mut text = "Levels of ai:level=N (below the top, reproducible with --seed):\n".to_owned();
+    for level in Level::all() {
+        text.push_str(&format!("  {level}: {}\n", level.describe()));
+    }
+    text
 }
 
 /// Reads `--table-mb`: a whole number of MiB that the engine accepts
@@ -297,6 +335,45 @@ mod tests {
     }
 
     #[test]
+    fn ai_levels_parse_from_one_to_the_strongest() {
+        assert_eq!(parse("ai:level=1"), Ok(PlayerSpec::Level(Level::WEAKEST)));
+        let top = format!("engine:level={}", Level::STRONGEST);
+        assert_eq!(parse(&top), Ok(PlayerSpec::Level(Level::STRONGEST)));
+    }
+
+    #[test]
+    fn bad_levels_say_what_the_levels_are() {
+        assert_eq!(
+            parse("ai:level=0"),
+            Err(SpecError::NoSuchLevel(LevelError(0)))
+        );
+        assert_eq!(
+            parse("ai:level=99"),
+            Err(SpecError::NoSuchLevel(LevelError(99)))
+        );
+        assert_eq!(parse("ai:level=+2"), Err(SpecError::BadLevel("+2".into())));
+        assert_eq!(
+            parse("ai:level=hard"),
+            Err(SpecError::BadLevel("hard".into()))
+        );
+        assert_eq!(
+            parse("ai:level=2:level=3"),
+            Err(SpecError::Repeated("level".into()))
+        );
+        assert_eq!(parse("ai:level=2:depth=3"), Err(SpecError::LevelWithLimits));
+        assert_eq!(parse("ai:time=1s:level=2"), Err(SpecError::LevelWithLimits));
+        assert!(matches!(
+            parse("minimax:level=2"),
+            Err(SpecError::UnknownSetting { .. })
+        ));
+        let msg = parse("ai:level=9").unwrap_err().to_string();
+        assert!(
+            msg.contains("level 9") && msg.contains("1 (random"),
+            "{msg}"
+        );
+    }
+
+    #[test]
     fn display_parses_back_to_the_same_spec() {
         for text in [
             "human",
@@ -307,6 +384,7 @@ mod tests {
             "ai:depth=7",
             "ai:time=250ms",
             "ai:depth=4:time=3s",
+            "ai:level=3",
         ] {
             let spec = parse(text).unwrap();
             assert_eq!(

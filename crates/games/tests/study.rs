@@ -205,3 +205,50 @@ fn list_names_every_game_with_options_and_notation() {
         assert!(text.contains(needle), "{needle} missing:\n{text}");
     }
 }
+
+/// The rows of an analyse table: (move, value, how sure).
+fn analyse_rows(text: &str) -> Vec<(String, i32, String)> {
+    text.lines()
+        .filter(|l| l.contains("exact") || l.contains("estimated") || l.contains("proven"))
+        .filter(|l| !l.contains("takes the"))
+        .map(|l| {
+            let mut words = l.split_whitespace();
+            let mv = words.next().unwrap().to_owned();
+            let value = words.next().unwrap().parse().unwrap();
+            (mv, value, words.collect::<Vec<_>>().join(" "))
+        })
+        .collect()
+}
+
+#[test]
+fn analyse_ranks_for_the_player_to_move_and_the_ai_plays_the_top_move() {
+    // Player 2 (O) to move: smaller values first. Proven wins and losses
+    // rank beyond every estimate, exact before estimated at equal value.
+    for moves in ["4 4 3", "4 4 3 3", "1 7 1 7 1"] {
+        let text = stdout(&["analyse", "connect4", "--moves", moves, "--depth", "6"]);
+        let rows = analyse_rows(&text);
+        assert_eq!(rows.len(), 7, "{text}");
+        let sign = if moves.split_whitespace().count() % 2 == 0 {
+            1
+        } else {
+            -1
+        };
+        let key = |(_, value, how): &(String, i32, String)| {
+            let value = sign * value;
+            let class = match (how.starts_with("estimated"), value.signum()) {
+                (false, 1) => 2,
+                (false, -1) => 0,
+                _ => 1,
+            };
+            (class, value, how.starts_with("exact"))
+        };
+        assert!(
+            rows.windows(2).all(|w| key(&w[0]) >= key(&w[1])),
+            "{moves}:\n{text}"
+        );
+        assert!(
+            text.contains(&format!("The AI would play {}.", rows[0].0)),
+            "{moves}:\n{text}"
+        );
+    }
+}

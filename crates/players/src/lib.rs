@@ -10,22 +10,26 @@
 //!   the engine is tested against ([`Minimax`] is the player).
 //! - [`Engine`]: negamax with alpha-beta, a transposition table, move
 //!   ordering and iterative deepening under a time budget; it also solves
-//!   positions exactly.
+//!   positions exactly; [`Engine::analyse`] values every move at once.
+//! - [`Level`]: the engine made weaker on purpose, from random among the
+//!   moves that do not lose at once up to full strength.
 //! - [`perft()`]: counts move sequences, to check a game's move generation.
 
 #![warn(missing_docs)]
 
 mod engine;
 mod human;
+mod level;
 pub mod minimax;
 mod perft;
 mod random;
 
 pub use engine::{
-    check_table_megabytes, max_table_megabytes, Engine, EngineConfig, Solved, TableSizeError,
-    MIN_TABLE_MEGABYTES,
+    check_table_megabytes, max_table_megabytes, Analysis, Engine, EngineConfig, MoveValue, Solved,
+    TableSizeError, MIN_TABLE_MEGABYTES,
 };
 pub use human::Human;
+pub use level::{Level, LevelError, FULL_STRENGTH_TIME};
 pub use minimax::Minimax;
 pub use perft::perft;
 pub use random::RandomAgent;

@@ -8,7 +8,7 @@ use connect4::Connect4;
 use game_api::{Game, Status};
 use nim::Nim;
 use players::minimax::{best_move, minimax, minimax_depth};
-use players::{Agent, Decision, Engine, EngineConfig, Human, Minimax, RandomAgent};
+use players::{Agent, Decision, Engine, EngineConfig, Human, Level, Minimax, RandomAgent};
 use std::collections::BTreeSet;
 use std::io::{self, Write};
 use std::time::Duration;
@@ -366,4 +366,116 @@ fn agents_resign_when_the_game_is_over() {
     );
     assert_eq!(Minimax::new(Some(2)).decide(&c4, &won), Decision::Resign);
     assert_eq!(RandomAgent::new(0).decide(&c4, &won), Decision::Resign);
+}
+
+/// What level `n` plays in `state`, for each of `seeds`.
+fn level_moves<G: Game>(game: &G, state: &G::State, n: u64, seeds: u64) -> BTreeSet<String> {
+    (0..seeds)
+        .map(|seed| {
+            let config = EngineConfig {
+                table_megabytes: 1,
+                ..Level::new(n).unwrap().config(seed)
+            };
+            let mut engine = Engine::new(config).unwrap();
+            let (mv, _) = engine.search(game, state).unwrap();
+            game.string_of_move(&mv)
+        })
+        .collect()
+}
+
+#[test]
+fn level_one_never_plays_a_move_that_loses_at_once_when_another_exists() {
+    // Connect-4: X has three in column 1; O must block there.
+    let c4 = Connect4::default();
+    let state = c4.state_from_digits("17171").unwrap();
+    assert_eq!(
+        level_moves(&c4, &state, 1, 40),
+        BTreeSet::from(["1".into()])
+    );
+    // Nim with the games' own default hooks: from 4 stones (normal play,
+    // take 1 or 2), taking 2 lets the opponent take the last two and win.
+    let normal = game::<Nim>(&[("piles", "4"), ("rule", "normal")]);
+    let four = normal.initial_state();
+    assert_eq!(
+        level_moves(&normal, &four, 1, 40),
+        BTreeSet::from(["1".into()])
+    );
+    // Misère, 2 stones: taking both loses at once.
+    let misere = game::<Nim>(&[("piles", "2"), ("rule", "misere")]);
+    let two = misere.initial_state();
+    assert_eq!(
+        level_moves(&misere, &two, 1, 40),
+        BTreeSet::from(["1".into()])
+    );
+}
+
+#[test]
+fn level_one_draws_among_all_the_moves_that_do_not_lose() {
+    let c4 = Connect4::default();
+    let moves = level_moves(&c4, &c4.initial_state(), 1, 60);
+    assert_eq!(moves.len(), 7, "{moves:?}");
+}
+
+#[test]
+fn a_level_repeats_its_move_with_the_same_seed() {
+    let c4 = Connect4::default();
+    let state = c4.state_from_digits("4435").unwrap();
+    for n in 1..Level::STRONGEST.number() {
+        for seed in [0, 7, 99] {
+            let config = EngineConfig {
+                table_megabytes: 1,
+                ..Level::new(n.into()).unwrap().config(seed)
+            };
+            let play = || {
+                let mut engine: Engine<Connect4> = Engine::new(config.clone()).unwrap();
+                engine.search(&c4, &state).unwrap().0
+            };
+            assert_eq!(play(), play(), "level {n}, seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn drawing_among_the_best_moves_never_takes_a_proven_loss_when_the_best_is_not_one() {
+    // O must block in column 1; with best_of = 3, it still blocks.
+    let c4 = Connect4::default();
+    let state = c4.state_from_digits("17171").unwrap();
+    for seed in 0..20 {
+        let mut engine = Engine::new(EngineConfig {
+            max_depth: Some(4),
+            time_limit: None,
+            table_megabytes: 1,
+            seed,
+            random_ties: true,
+            best_of: 3,
+        })
+        .unwrap();
+        let (mv, _) = engine.search(&c4, &state).unwrap();
+        assert_eq!(c4.string_of_move(&mv), "1", "seed {seed}");
+    }
+}
+
+#[test]
+fn analyse_values_every_move_best_first_and_chooses_the_first() {
+    let c4 = Connect4::default();
+    for digits in ["", "44", "4453", "17171"] {
+        let state = c4.state_from_digits(digits).unwrap();
+        let mut engine = Engine::new(EngineConfig {
+            max_depth: Some(6),
+            time_limit: None,
+            table_megabytes: 4,
+            ..EngineConfig::default()
+        })
+        .unwrap();
+        let analysis = engine.analyse(&c4, &state).unwrap();
+        assert_eq!(analysis.chosen, analysis.moves[0].mv, "{digits}");
+        assert_eq!(analysis.info.value, analysis.moves[0].value, "{digits}");
+        let sign = c4.game_status(&state).to_move().unwrap().sign();
+        // Without proven values in these positions, plain value order.
+        for pair in analysis.moves.windows(2) {
+            if !pair[0].proven && !pair[1].proven {
+                assert!(sign * pair[0].value >= sign * pair[1].value, "{digits}");
+            }
+        }
+    }
 }

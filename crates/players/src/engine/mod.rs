@@ -55,10 +55,16 @@ pub struct EngineConfig {
     /// Whether [`Engine::search`] chooses at random (from `seed`) among the
     /// moves of equal best value, rather than the first one found.
     pub random_ties: bool,
+    /// How many of the best moves [`Engine::search`] draws its move from,
+    /// uniformly (from `seed`), as GameplayKit's
+    /// `randomMove(fromNumberOfBestMoves:)`: 1 plays the best; more makes a
+    /// weaker, less predictable player (see [`Level`](crate::Level)).
+    pub best_of: usize,
 }
 
 impl Default for EngineConfig {
-    /// 64 MiB, no depth limit, one second, seed 0, no random ties.
+    /// 64 MiB, no depth limit, one second, seed 0, no random ties, the
+    /// best move.
     fn default() -> Self {
         EngineConfig {
             table_megabytes: 64,
@@ -66,6 +72,7 @@ impl Default for EngineConfig {
             time_limit: Some(Duration::from_secs(1)),
             seed: 0,
             random_ties: false,
+            best_of: 1,
         }
     }
 }
@@ -79,6 +86,58 @@ pub struct Solved {
     pub nodes: u64,
     /// Time spent.
     pub time: Duration,
+}
+
+/// One move of the root with what the search found about it, for
+/// [`Engine::analyse`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveValue<M> {
+    /// The move.
+    pub mv: M,
+    /// The value of the position after it, to player 1, in payoff units.
+    pub value: Value,
+    /// Whether `value` is exact: found without any estimate.
+    pub exact: bool,
+    /// Whether the move is proven to win or to lose (the sign of `value` is
+    /// certain even if its size was bounded by an estimate); a proven value
+    /// ranks beyond every estimate.
+    pub proven: bool,
+    /// Plies searched, counting the move itself.
+    pub depth: u32,
+}
+
+/// What [`Engine::analyse`] found: every move the search considers, best
+/// first for the player to move, and the move chosen from that list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis<M> {
+    /// The move the engine plays: the first of `moves` unless the
+    /// configuration draws among the best ([`EngineConfig::best_of`],
+    /// [`EngineConfig::random_ties`]).
+    pub chosen: M,
+    /// Best first for the player to move: by value (proven wins beyond
+    /// every estimate, proven losses below), exact before estimated at
+    /// equal value, then in the order searched.
+    pub moves: Vec<MoveValue<M>>,
+    /// The search behind the chosen move.
+    pub info: SearchInfo,
+}
+
+/// A root move's result, internal values (to the player to move).
+#[derive(Clone, Copy, Debug)]
+struct RootEntry {
+    /// Index into the root's moves.
+    index: usize,
+    value: i32,
+    exact: bool,
+    /// Only an upper bound (a null-window test that failed low).
+    bound: bool,
+    depth: u32,
+}
+
+/// Best first: by value, then a value before a bound, then exact before
+/// estimated; the sort is stable, so the search order breaks other ties.
+fn rank(entries: &mut [RootEntry]) {
+    entries.sort_by_key(|e| (Reverse(e.value), e.bound, !e.exact));
 }
 
 /// Negamax with alpha-beta, a transposition table, move ordering and
@@ -206,9 +265,29 @@ impl<G: Game> Engine<G> {
     ///
     /// The value is exact when the last iteration needed no estimate (it
     /// then stops early: the position is solved). When time runs out, the
-    /// best move of the last completed iteration is returned; the first
-    /// iteration always completes.
+    /// best move of the last completed iteration is returned, unless the
+    /// unfinished one proved a better move wins; the first iteration always
+    /// completes. With [`EngineConfig::best_of`] above 1 the move is drawn
+    /// from the best few (every move is then searched with a full window).
     pub fn search(&mut self, game: &G, state: &G::State) -> Option<(G::Move, SearchInfo)> {
+        let every = self.config.best_of > 1;
+        self.root(game, state, every).map(|a| (a.chosen, a.info))
+    }
+
+    /// Every move the search considers in `state` with its value, best
+    /// first for the player to move, and the move the engine chooses, all
+    /// from one search (the same as [`Engine::search`]'s, but every move
+    /// gets a full window, so each value is that move's own). With the
+    /// default [`EngineConfig`] the choice is the first move of the list.
+    /// `None` when the game is over.
+    pub fn analyse(&mut self, game: &G, state: &G::State) -> Option<Analysis<G::Move>> {
+        self.root(game, state, true)
+    }
+
+    /// The root of [`Engine::search`] and [`Engine::analyse`]: iterative
+    /// deepening over the root moves; `every` gives every move a full window
+    /// (its own value) rather than a null-window test against the best.
+    fn root(&mut self, game: &G, state: &G::State, every: bool) -> Option<Analysis<G::Move>> {
         let start = Instant::now();
         let Status::Ongoing(me) = game.game_status(state) else {
             return None;
@@ -231,7 +310,8 @@ impl<G: Game> Engine<G> {
             ))
         });
 
-        let random_ties = self.config.random_ties;
+        // Ties are looked for when they may be chosen among.
+        let ties_matter = self.config.random_ties || self.config.best_of > 1;
         let max_depth = self.config.max_depth.unwrap_or(UNLIMITED).clamp(
             1,
             u32::try_from(game.max_game_length())
@@ -240,45 +320,69 @@ impl<G: Game> Engine<G> {
         );
         let deadline = self.config.time_limit.map(|t| start + t);
         let mut search = Search::new(game, &mut self.table);
-        let mut found: Option<(i32, Vec<usize>, u32, bool)> = None;
+        let offset = search.scale.proven(1) - 1;
+        // The last completed iteration: its entries ranked, its depth, and
+        // whether it needed no estimate.
+        let mut found: Option<(Vec<RootEntry>, u32, bool)> = None;
         for depth in 1..=max_depth {
             let before = search.horizon_hits;
             let mut best = -INF;
-            let mut ties = Vec::new();
+            let mut entries: Vec<RootEntry> = Vec::with_capacity(order.len());
             for &i in &order {
                 let Some(child) = &children[i] else { continue };
-                let v = if ties.is_empty() {
-                    search.child_value(child, me, -INF, INF, depth - 1, &mut self.plies)
+                let hits = search.horizon_hits;
+                let (v, bound) = if every || entries.is_empty() {
+                    let v = search.child_value(child, me, -INF, INF, depth - 1, &mut self.plies);
+                    (v, false)
                 } else {
                     // A null window first: is this move at least as good
-                    // (random ties) or better than the best so far?
-                    let a = if random_ties { best - 1 } else { best };
+                    // (when ties matter) or better than the best so far?
+                    let a = if ties_matter { best - 1 } else { best };
                     let probe = search.child_value(child, me, a, a + 1, depth - 1, &mut self.plies);
                     if probe > a && !search.aborted {
-                        search.child_value(child, me, a, INF, depth - 1, &mut self.plies)
+                        let v = search.child_value(child, me, a, INF, depth - 1, &mut self.plies);
+                        (v, false)
                     } else {
-                        probe
+                        (probe, true)
                     }
                 };
                 if search.aborted {
                     break;
                 }
-                if v > best {
-                    best = v;
-                    ties.clear();
-                    ties.push(i);
-                } else if v == best && random_ties {
-                    ties.push(i);
-                }
+                best = best.max(v);
+                entries.push(RootEntry {
+                    index: i,
+                    value: v,
+                    exact: search.horizon_hits == hits,
+                    bound,
+                    depth,
+                });
             }
-            if search.aborted || ties.is_empty() {
+            if search.aborted {
+                // What the unfinished iteration proved (a win or a loss,
+                // beyond every estimate) stands, whatever the depth.
+                if let Some((last, _, _)) = &mut found {
+                    for e in entries
+                        .iter()
+                        .filter(|e| !e.bound && e.value.abs() > offset)
+                    {
+                        if let Some(old) = last.iter_mut().find(|o| o.index == e.index) {
+                            *old = *e;
+                        }
+                    }
+                    rank(last);
+                }
+                break;
+            }
+            if entries.is_empty() {
                 break;
             }
             let exact = search.horizon_hits == before;
-            if let Some(pos) = order.iter().position(|&i| i == ties[0]) {
+            rank(&mut entries);
+            if let Some(pos) = order.iter().position(|&i| i == entries[0].index) {
                 order[..=pos].rotate_right(1);
             }
-            found = Some((best, ties, depth, exact));
+            found = Some((entries, depth, exact));
             // Once the first iteration is done, the clock may stop a search;
             // an iteration that would likely not finish is not started.
             search.deadline = deadline;
@@ -291,22 +395,57 @@ impl<G: Game> Engine<G> {
         let nodes = search.nodes;
         let scale = search.scale;
 
-        let (best, ties, depth, exact) = found?;
-        let pick = if ties.len() > 1 {
-            ties[self.rng.gen_range(0..ties.len())]
+        let (entries, depth, exact) = found?;
+        // The candidates: the `best_of` best, and any move as good as the
+        // last of them when ties are chosen among at random; never a proven loss when the best is not one.
+        let known: Vec<&RootEntry> = entries.iter().filter(|e| !e.bound).collect();
+        let n = self.config.best_of.clamp(1, known.len());
+        let last = known[n - 1].value;
+        let pool = if ties_matter {
+            let floor = if known[0].value >= -offset {
+                -offset
+            } else {
+                -INF
+            };
+            known
+                .iter()
+                .take_while(|e| e.value >= last && e.value >= floor)
+                .count()
+                .max(1)
         } else {
-            ties[0]
+            1
         };
-        let pv = self.principal_variation(game, &moves[pick], children[pick].clone(), depth);
+        let pick = if pool > 1 {
+            known[self.rng.gen_range(0..pool)]
+        } else {
+            known[0]
+        };
+        let i = pick.index;
+        let pv = self.principal_variation(game, &moves[i], children[i].clone(), depth);
         let info = SearchInfo {
-            value: scale.to_game(best) * me.sign(),
-            exact,
-            depth,
+            value: scale.to_game(pick.value) * me.sign(),
+            exact: pick.exact && (exact || pick.value > offset),
+            depth: pick.depth,
             nodes,
             time: start.elapsed(),
             pv,
         };
-        Some((moves[pick].clone(), info))
+        let values = entries
+            .iter()
+            .filter(|e| !e.bound)
+            .map(|e| MoveValue {
+                mv: moves[e.index].clone(),
+                value: scale.to_game(e.value) * me.sign(),
+                exact: e.exact,
+                proven: e.value.abs() > offset,
+                depth: e.depth,
+            })
+            .collect();
+        Some(Analysis {
+            chosen: moves[i].clone(),
+            moves: values,
+            info,
+        })
     }
 
     /// The chosen move, then the best moves the table remembers, up to
