@@ -9,9 +9,8 @@ use crate::fixture::{load_dir, Fixture, FixtureError, Visibility};
 use crate::judge::{GameConfig, GradingConfig, Origin, TestResult};
 use crate::key::{AnswerKey, KeyError};
 use crate::report::{gradebook_csv, summary, write_atomic, SubmissionResult};
-use crate::submission::{
-    build_driver, stage, submission_version, vet, write_driver, Target, Workspace,
-};
+use crate::build::{BuildFailure, Builder, Toolchain};
+use crate::submission::{stage, submission_version, vet, Target, Workspace};
 use game_api::conformance::LAWS;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -269,7 +268,7 @@ pub fn list_submissions(path: &Path) -> Result<Vec<(String, PathBuf)>, SetupErro
 #[must_use]
 pub fn driver_path(run: &ClassRun, student: &str) -> PathBuf {
     run.build_dir
-        .join("target/release")
+        .join("bin")
         .join(format!("grader-driver-{}", slug(student)))
 }
 
@@ -374,7 +373,7 @@ pub fn grade_class(
                         build_test(prepared, failure),
                         build_time,
                     ),
-                    Err(Unbuilt::Course(e)) => Err(e),
+                    Err(Unbuilt::NotTheirs(e)) => Err(e),
                 };
                 let judge = start.elapsed();
                 match outcome {
@@ -404,10 +403,20 @@ pub fn grade_class(
                 graded.lock().expect("timings").push(timing);
             });
         }
+        // The course's own crates first, on their own: if they do not
+        // build, nobody is blamed for it.
+        let builder = (!todo.is_empty()).then(|| {
+            progress("building the course's crates (the driver and game-api)");
+            course_builder(run, &prepared)
+        });
         for (student, dir, version) in &todo {
             let start = Instant::now();
             progress(&format!("{student}: building"));
-            let built = build_one(run, &prepared, student, dir);
+            let built = match &builder {
+                Some(Ok(builder)) => build_one(run, builder, &prepared, student, dir),
+                Some(Err(why)) => Err(Unbuilt::NotTheirs(why.clone())),
+                None => unreachable!("there is a builder when there is work"),
+            };
             // Dropped receivers only mean every worker died; nothing to add.
             let _ = tx.send((student.clone(), version.clone(), built, start.elapsed()));
         }
@@ -490,10 +499,32 @@ fn whole_test(prepared: &Prepared, name: &str, about: &str, failure: String) -> 
     }
 }
 
+/// The builder of this run, once the course's crates have built.
+fn course_builder(run: &ClassRun, prepared: &Prepared) -> Result<Builder, String> {
+    let toolchain = Toolchain::find()?;
+    let builder = Builder {
+        launcher: run.grader_bin.clone(),
+        toolchain,
+        workspace: run.workspace.clone(),
+        build_dir: run.build_dir.clone(),
+        time_limit: Duration::from_secs(prepared.config.build_seconds),
+        memory_bytes: prepared.config.build_memory_mb << 20,
+        offline: prepared.config.offline,
+    };
+    builder.template().map_err(|e| match e {
+        BuildFailure::Compile { log, .. } => {
+            format!("the course's own crates do not build:\n{log}")
+        }
+        e => format!("the course's own crates could not be built: {e}"),
+    })?;
+    Ok(builder)
+}
+
 /// Vets, stages and builds one submission: the driver binary, or why the
 /// build failed.
 fn build_one(
     run: &ClassRun,
+    builder: &Builder,
     prepared: &Prepared,
     student: &str,
     dir: &Path,
@@ -502,7 +533,7 @@ fn build_one(
     let target = if run.reference {
         Target {
             dir: dir.to_owned(),
-            package: package_name(dir).map_err(Unbuilt::Course)?,
+            package: package_name(dir).map_err(Unbuilt::NotTheirs)?,
             type_name: prepared.game.type_name.clone(),
         }
     } else {
@@ -511,40 +542,31 @@ fn build_one(
         })?;
         let staged = run.build_dir.join("staged").join(&slug);
         stage(&vetted, &staged, &run.workspace)
-            .map_err(|e| Unbuilt::Course(format!("staging failed: {e}")))?;
+            .map_err(|e| Unbuilt::NotTheirs(format!("staging failed: {e}")))?;
         Target {
             dir: staged,
             package: vetted.package,
             type_name: "Submission".into(),
         }
     };
-    let driver_dir = run.build_dir.join("drivers").join(&slug);
-    let bin = write_driver(&driver_dir, &slug, &target, &run.workspace)
-        .map_err(|e| Unbuilt::Course(format!("driver: {e}")))?;
-    build_driver(
-        &driver_dir,
-        &bin,
-        &run.build_dir.join("target"),
-        prepared.config.offline,
-        &target,
-    )
-    .map_err(|b| {
-        if b.course {
-            return Unbuilt::Course(format!("the course's own crates do not build:\n{}", b.log));
-        }
-        let words = b
-            .mismatch
-            .unwrap_or_else(|| "Your crate does not compile.".to_owned());
-        Unbuilt::Student(format!("{words}\n\nThe compiler said:\n{}", b.log))
+    let built = builder.build(&slug, &target);
+    if !run.reference {
+        let _ = std::fs::remove_dir_all(&target.dir);
+    }
+    built.map_err(|failure| match failure {
+        BuildFailure::Compile { .. } => Unbuilt::Student(failure.to_string()),
+        f if f.is_the_students() => Unbuilt::Student(format!("The build failed: {f}.")),
+        f => Unbuilt::NotTheirs(f.to_string()),
     })
 }
 
 /// Why a submission has no driver.
 enum Unbuilt {
-    /// The submission's fault: refused, or does not compile.
+    /// The submission's fault: refused, does not compile, or over a limit.
     Student(String),
-    /// The course's crates do not build (a broken workspace, not the student).
-    Course(String),
+    /// Not the submission's fault: the course's crates do not build, the
+    /// build was interrupted, or the grader failed.
+    NotTheirs(String),
 }
 
 /// A fixture's file name as results record it: relative to its folder.

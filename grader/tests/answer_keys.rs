@@ -10,7 +10,6 @@ use game_api::Configurable;
 use grader::class::Prepared;
 use grader::fixture::{load_dir, Fixture};
 use grader::key::AnswerKey;
-use grader::session::Session;
 use std::path::{Path, PathBuf};
 
 fn workspace() -> PathBuf {
@@ -30,7 +29,7 @@ fn fixtures<G: Configurable>() -> Vec<Fixture> {
 fn keys_match_snapshots<G: game_api::Game + Configurable>() {
     let fixtures = fixtures::<G>();
     for f in &fixtures {
-        let key = AnswerKey::record(f, &mut Session::<G>::new()).unwrap_or_else(|e| panic!("{e}"));
+        let key = AnswerKey::record::<G>(f).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(key.steps.len(), f.moves.len() + 1);
         insta::assert_json_snapshot!(AnswerKey::snapshot_name(f), key);
     }
@@ -117,7 +116,7 @@ fn connect4_fixtures_cover_every_way_to_win_and_to_end() {
     }
     let mut ended = [false; 3];
     for f in &fixtures {
-        let key = AnswerKey::record(f, &mut Session::<connect4::Connect4>::new()).unwrap();
+        let key = AnswerKey::record::<connect4::Connect4>(f).unwrap();
         match key.steps.last().unwrap().status {
             game_api::Status::Win(game_api::Player::P1) => ended[0] = true,
             game_api::Status::Win(game_api::Player::P2) => ended[1] = true,
@@ -135,7 +134,7 @@ fn a_fixture_the_reference_disagrees_with_is_reported() {
         "bad.toml",
     )
     .unwrap();
-    let e = AnswerKey::record(&f, &mut Session::<connect4::Connect4>::new())
+    let e = AnswerKey::record::<connect4::Connect4>(&f)
         .unwrap_err()
         .to_string();
     assert!(
@@ -146,7 +145,7 @@ fn a_fixture_the_reference_disagrees_with_is_reported() {
     );
     let f =
         Fixture::from_toml("game = \"connect4\"\nmoves = [\"4\", \"9\"]\n", "bad.toml").unwrap();
-    let e = AnswerKey::record(&f, &mut Session::<connect4::Connect4>::new())
+    let e = AnswerKey::record::<connect4::Connect4>(&f)
         .unwrap_err()
         .to_string();
     assert!(
