@@ -158,6 +158,13 @@ impl Builder {
     pub fn template(&self) -> Result<(), BuildFailure> {
         let dir = self.template_dir();
         let setup = |e: std::io::Error| BuildFailure::Setup(format!("{}: {e}", dir.display()));
+        // Runs sharing a build folder build the template one at a time.
+        std::fs::create_dir_all(&self.build_dir).map_err(setup)?;
+        let lock = std::fs::File::create(self.build_dir.join("template.lock")).map_err(setup)?;
+        // SAFETY: flock on a descriptor we own; released when `lock` is dropped.
+        if unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) } != 0 {
+            return Err(setup(std::io::Error::last_os_error()));
+        }
         let stub = dir.join("student");
         std::fs::create_dir_all(stub.join("src")).map_err(setup)?;
         std::fs::write(
@@ -240,6 +247,7 @@ impl Builder {
                 driver.to_owned(),
                 target_dir.to_owned(),
                 scratch.clone(),
+                cargo_home.clone(),
                 PathBuf::from("/dev/null"),
             ],
             memory_bytes: Some(self.memory_bytes),
@@ -324,6 +332,7 @@ impl Builder {
         let mut names = [
             (crate_dir.to_path_buf(), ""),
             (self.build_dir.clone(), "<build>/"),
+            (self.build_dir.join("cargo-home/registry"), "<registry>/"),
             (self.toolchain.registry.clone(), "<registry>/"),
             (self.toolchain.sysroot.clone(), "<rust>/"),
             (self.workspace.root.clone(), "<course>/"),

@@ -67,6 +67,16 @@ fn assert_outcomes(specimens: &[Specimen], report: &ClassReport, run: &ClassRun)
             .find(|r| r.student == s.name)
             .expect("every specimen has a result");
         let failing: BTreeSet<&str> = r.failing().into_iter().collect();
+        let reports = [
+            std::fs::read_to_string(run.out.join(&s.name).join("feedback.md")).unwrap(),
+            std::fs::read_to_string(run.out.join(&s.name).join("results.json")).unwrap(),
+        ];
+        for machine_path in [workspace(), tmp()] {
+            let machine_path = machine_path.display().to_string();
+            if reports.iter().any(|r| r.contains(&machine_path)) {
+                wrong.push(format!("{}: a report names {machine_path}", s.name));
+            }
+        }
         match (&s.failing, &s.build) {
             (Some(expected), None) => {
                 let expected: BTreeSet<&str> = expected.iter().map(String::as_str).collect();
@@ -79,7 +89,7 @@ fn assert_outcomes(specimens: &[Specimen], report: &ClassReport, run: &ClassRun)
                 assert!(r.tests.len() > 11, "{}: fixtures and laws ran", s.name);
                 assert_eq!(
                     r.sandbox, "fully enforced",
-                    "{}: Landlock confined the student process",
+                    "{}: the sandbox held (files, network, processes)",
                     s.name
                 );
             }
@@ -125,8 +135,16 @@ fn read(path: &Path) -> String {
 fn connect4_zoo_is_graded_exactly_and_reports_are_complete() {
     let escape = Path::new("/tmp/grader-zoo-escape.txt");
     let _ = std::fs::remove_file(escape);
+    // c4-sends-udp sends its options here; the sandbox has no network.
+    let listener = std::net::UdpSocket::bind("127.0.0.1:47931").unwrap();
+    listener.set_nonblocking(true).unwrap();
     let (specimens, report, run) = grade_zoo("connect4");
     assert_outcomes(&specimens, &report, &run);
+    let mut buf = [0u8; 512];
+    assert!(
+        listener.recv_from(&mut buf).is_err(),
+        "a student process reached a UDP listener on the grading machine"
+    );
     assert!(
         !escape.exists(),
         "a submission wrote outside its scratch directory"
