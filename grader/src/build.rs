@@ -113,7 +113,9 @@ impl std::fmt::Display for BuildFailure {
             BuildFailure::Compile { mismatch, log } => write!(
                 f,
                 "{}\n\nThe compiler said:\n{log}",
-                mismatch.as_deref().unwrap_or("Your crate does not compile.")
+                mismatch
+                    .as_deref()
+                    .unwrap_or("Your crate does not compile.")
             ),
             BuildFailure::TooLong(limit) => write!(
                 f,
@@ -183,7 +185,12 @@ impl Builder {
         };
         let driver = dir.join("driver");
         write_driver(&driver, "template", &target, &self.workspace).map_err(BuildFailure::Setup)?;
-        self.cargo(&driver, &dir.join("target"), &target, &["-p", "grader-driver"])
+        self.cargo(
+            &driver,
+            &dir.join("target"),
+            &target,
+            &["-p", "grader-driver"],
+        )
     }
 
     /// Builds the driver of `target` (a staged submission or a reference
@@ -256,7 +263,14 @@ impl Builder {
         let cargo = sysroot.join("bin/cargo");
         let mut command = confine::command(&self.launcher, &confinement, &cargo.to_string_lossy());
         command
-            .args(["build", "--release", "--color", "never", "--quiet", "--manifest-path"])
+            .args([
+                "build",
+                "--release",
+                "--color",
+                "never",
+                "--quiet",
+                "--manifest-path",
+            ])
             .arg(driver.join("Cargo.toml"))
             .args(extra)
             .env_clear()
@@ -454,7 +468,6 @@ fn trim_log(log: &str) -> String {
         .collect();
     lines.join("\n")
 }
-
 
 #[cfg(test)]
 mod tests {

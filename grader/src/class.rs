@@ -2,17 +2,29 @@
 //! other with one shared build cache, judged in parallel by `grader judge`
 //! processes, then the gradebook and the summary.
 //!
-//! A student whose `results.json` exists is skipped (unless `force`), so an
-//! interrupted run is resumed by running it again.
+//! Any folder name is a student's name (except hidden folders, starting
+//! with `.`, which are skipped and listed in the summary): results go to
+//! `<out>/students/<student>/`, apart from the class files at `<out>/`, and
+//! names reach the `grader judge` command line only as `--flag=value`.
+//!
+//! A student whose final `results.json` is up to date is skipped (unless
+//! `force`), so an interrupted run is resumed by running it again. A result
+//! that is not final (the grader or the course failed, or grading was
+//! interrupted) is never kept: the next run regrades it, and the run that
+//! wrote it reports it in [`ClassReport::errors`].
 
-use crate::fixture::{load_dir, Fixture, FixtureError, Visibility};
-use crate::judge::{GameConfig, GradingConfig, Origin, TestResult};
-use crate::key::{AnswerKey, KeyError};
-use crate::report::{gradebook_csv, summary, write_atomic, SubmissionResult};
 use crate::build::{BuildFailure, Builder, Toolchain};
+use crate::config::{GameConfig, GradingConfig};
+use crate::fixture::{load_dir, Fixture, FixtureError, Visibility};
+use crate::key::{AnswerKey, KeyError};
+use crate::report::{
+    gradebook_csv, remove_stale_temporaries, summary, write_atomic, SubmissionResult, Verdict,
+};
+use crate::results::{relative, Origin, TestResult};
 use crate::submission::{stage, submission_version, vet, Target, Workspace};
 use game_api::conformance::LAWS;
 use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::mpsc;
@@ -36,8 +48,9 @@ pub struct ClassRun {
     pub submissions: PathBuf,
     /// Grade our own reference crate instead.
     pub reference: bool,
-    /// Where results go: `<out>/<student>/results.json`, `feedback.md`,
-    /// and `<out>/gradebook.csv`, `<out>/summary.txt`.
+    /// Where results go: `<out>/students/<student>/results.json`,
+    /// `feedback.md` (see [`student_dir`]), and `<out>/gradebook.csv`,
+    /// `<out>/summary.txt`.
     pub out: PathBuf,
     /// Staged crates, drivers, the shared Cargo target dir, scratch dirs.
     pub build_dir: PathBuf,
@@ -92,7 +105,7 @@ impl ClassRun {
 pub enum SetupError {
     /// The settings file.
     #[error(transparent)]
-    Config(#[from] game_api::transcript::TranscriptError),
+    Config(#[from] crate::config::ConfigError),
     /// The game has no `[games.<game>]` section.
     #[error("{path}: no [games.{game}] section: it says where the reference crate is")]
     UnknownGame {
@@ -221,9 +234,14 @@ pub struct ClassReport {
     pub results: Vec<SubmissionResult>,
     /// Students graded in this run, with timings.
     pub graded: Vec<Timing>,
-    /// Students skipped because they already had results.
+    /// Students skipped because they already had final results.
     pub skipped: Vec<String>,
-    /// Students whose grading failed on the grader's side (a bug to report).
+    /// Hidden folders (names starting with `.`) that were not graded.
+    pub hidden: Vec<String>,
+    /// Students without a final result, with why: the grader or the
+    /// course's crates failed, or grading was interrupted. Not the
+    /// students' fault; the next run regrades them, and `cargo xtask grade`
+    /// exits non-zero.
     pub errors: Vec<String>,
     /// The terminal summary (also in `<out>/summary.txt`).
     pub summary: String,
@@ -231,26 +249,43 @@ pub struct ClassReport {
     pub moves_per_submission: usize,
 }
 
-/// The submissions of a run: (student, folder).
+/// The submissions found in a folder.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Submissions {
+    /// (student, folder), sorted by name; any folder name is a student.
+    pub students: Vec<(String, PathBuf)>,
+    /// Folders not graded because they are hidden (their names start with `.`).
+    pub hidden: Vec<String>,
+}
+
+/// The submissions of a run: one submission folder, or a folder of them.
 ///
 /// # Errors
 /// [`SetupError::Io`] when the folder cannot be listed.
-pub fn list_submissions(path: &Path) -> Result<Vec<(String, PathBuf)>, SetupError> {
+pub fn list_submissions(path: &Path) -> Result<Submissions, SetupError> {
     let name = |p: &Path| {
         p.file_name()
             .map_or_else(|| "submission".into(), |n| n.to_string_lossy().into_owned())
     };
     if path.join("Cargo.toml").is_file() {
-        return Ok(vec![(name(path), path.to_owned())]);
+        return Ok(Submissions {
+            students: vec![(name(path), path.to_owned())],
+            hidden: Vec::new(),
+        });
     }
     let io = |e: std::io::Error| SetupError::Io {
         path: path.to_owned(),
         message: e.to_string(),
     };
-    let mut found = Vec::new();
+    let (mut found, mut hidden) = (Vec::new(), Vec::new());
     for entry in std::fs::read_dir(path).map_err(io)? {
         let p = entry.map_err(io)?.path();
-        if p.is_dir() && !name(&p).starts_with('.') {
+        if !p.is_dir() {
+            continue;
+        }
+        if name(&p).starts_with('.') {
+            hidden.push(name(&p));
+        } else {
             found.push((name(&p), p));
         }
     }
@@ -261,7 +296,18 @@ pub fn list_submissions(path: &Path) -> Result<Vec<(String, PathBuf)>, SetupErro
         });
     }
     found.sort();
-    Ok(found)
+    hidden.sort();
+    Ok(Submissions {
+        students: found,
+        hidden,
+    })
+}
+
+/// Where a student's `results.json` and `feedback.md` go:
+/// `<out>/students/<student>/`, so no name can collide with a class file.
+#[must_use]
+pub fn student_dir(out: &Path, student: &str) -> PathBuf {
+    out.join("students").join(student)
 }
 
 /// Where the driver binary of `student` is once built.
@@ -307,11 +353,14 @@ pub fn grade_class(
         &run.keys_dir,
         run.only.as_deref(),
     )?;
-    let students = if run.reference {
-        vec![(
-            "reference".to_owned(),
-            run.workspace.root.join(&prepared.game.reference),
-        )]
+    let Submissions { students, hidden } = if run.reference {
+        Submissions {
+            students: vec![(
+                "reference".to_owned(),
+                run.workspace.root.join(&prepared.game.reference),
+            )],
+            hidden: Vec::new(),
+        }
     } else {
         list_submissions(&run.submissions)?
     };
@@ -320,14 +369,22 @@ pub fn grade_class(
         message: e.to_string(),
     };
     std::fs::create_dir_all(&run.out).map_err(|e| io(&run.out, e))?;
+    remove_stale_temporaries(&run.out).map_err(|e| io(&run.out, e))?;
     let (mut todo, mut skipped) = (Vec::new(), Vec::new());
     let versions = prepared.fixture_versions(&run.fixtures_dir);
     for (student, dir) in &students {
         let version = submission_version(dir);
-        let previous = std::fs::read_to_string(run.out.join(student).join("results.json"))
+        let previous = std::fs::read_to_string(student_dir(&run.out, student).join("results.json"))
             .ok()
             .and_then(|t| SubmissionResult::from_gradescope_json(&t).ok());
         match previous {
+            Some(r) if !run.force && !r.verdict_by.is_final() => {
+                progress(&format!(
+                    "{student}: regrading (the last result was not final: {})",
+                    r.verdict_by.describe()
+                ));
+                todo.push((student.clone(), dir.clone(), version));
+            }
             Some(r)
                 if !run.force
                     && r.seed == prepared.config.seed
@@ -348,7 +405,7 @@ pub fn grade_class(
     let (tx, rx) = mpsc::channel::<(String, String, Result<PathBuf, Unbuilt>, Duration)>();
     let rx = Arc::new(Mutex::new(rx));
     let graded = Arc::new(Mutex::new(Vec::new()));
-    let errors = Arc::new(Mutex::new(Vec::new()));
+    let errors = Arc::new(Mutex::new(BTreeMap::new()));
     thread::scope(|scope| {
         for _ in 0..run.jobs.max(1) {
             let (rx, graded, errors, prepared) = (
@@ -372,26 +429,30 @@ pub fn grade_class(
                         (&student, &version),
                         build_test(prepared, failure),
                         build_time,
-                    ),
-                    Err(Unbuilt::NotTheirs(e)) => Err(e),
+                        Verdict::Graded,
+                    )
+                    .map_err(Incomplete::from),
+                    Err(Unbuilt::NotTheirs(e)) => Err(Incomplete::from(e)),
                 };
                 let judge = start.elapsed();
                 match outcome {
                     Ok(line) => progress(&line),
-                    Err(e) => {
+                    Err(Incomplete { verdict, message: e }) => {
                         progress(&format!("{student}: grading failed: {e}"));
-                        // The reports stay complete: a result that says so.
+                        // The reports stay complete: a result that says so,
+                        // marked not final so that the next run regrades it.
+                        let what = match verdict {
+                            Verdict::Interrupted => "Grading was interrupted",
+                            _ => "The grader failed on this submission",
+                        };
                         let test = whole_test(
                             prepared,
                             "grading",
                             "the grader could judge this submission",
-                            format!("The grader failed on this submission (not your fault; your teacher is told): {e}"),
+                            format!("{what} (not your fault; your teacher is told, and it is regraded): {e}"),
                         );
-                        let _ = write_whole_failure(run, prepared, (&student, &version), test, build_time);
-                        errors
-                            .lock()
-                            .expect("errors")
-                            .push(format!("{student}: {e}"));
+                        let _ = write_whole_failure(run, prepared, (&student, &version), test, build_time, verdict);
+                        errors.lock().expect("errors").insert(student.clone(), e);
                     }
                 }
                 let timing = Timing {
@@ -428,21 +489,50 @@ pub fn grade_class(
         .expect("timings");
     graded.sort_by(|a, b| a.student.cmp(&b.student));
     let mut results = Vec::new();
-    let mut errors = Arc::try_unwrap(errors)
+    let mut failed = Arc::try_unwrap(errors)
         .expect("workers finished")
         .into_inner()
         .expect("errors");
+    let mut errors = Vec::new();
     for (student, _) in &students {
-        let path = run.out.join(student).join("results.json");
+        let path = student_dir(&run.out, student).join("results.json");
         match std::fs::read_to_string(&path)
             .map_err(|e| e.to_string())
             .and_then(|t| SubmissionResult::from_gradescope_json(&t))
         {
-            Ok(r) => results.push(r),
-            Err(e) => errors.push(format!("{}: {e}", path.display())),
+            Ok(r) => {
+                if !r.verdict_by.is_final() {
+                    let why = failed
+                        .remove(student)
+                        .unwrap_or_else(|| r.verdict_by.describe().to_owned());
+                    errors.push(format!("{student}: {why}"));
+                }
+                results.push(r);
+            }
+            Err(e) => {
+                let why = failed.remove(student).unwrap_or(e);
+                errors.push(format!("{student}: {}: {why}", path.display()));
+            }
         }
     }
     let mut text = summary(&results);
+    let incomplete: Vec<String> = results
+        .iter()
+        .filter(|r| !r.verdict_by.is_final())
+        .map(|r| format!("{} ({})", r.student, r.verdict_by.describe()))
+        .collect();
+    if !incomplete.is_empty() {
+        text += &format!(
+            "not final, not the students' fault, regraded by the next run: {}\n",
+            incomplete.join(", ")
+        );
+    }
+    if !hidden.is_empty() {
+        text += &format!(
+            "not graded: hidden folders (names starting with `.`): {}\n",
+            hidden.join(", ")
+        );
+    }
     let weak: Vec<String> = results
         .iter()
         .filter(|r| r.sandbox != "fully enforced" && r.sandbox != NOT_RUN)
@@ -464,6 +554,7 @@ pub fn grade_class(
         results,
         graded,
         skipped,
+        hidden,
         errors,
         summary: text,
         moves_per_submission: prepared.moves(),
@@ -569,12 +660,6 @@ enum Unbuilt {
     NotTheirs(String),
 }
 
-/// A fixture's file name as results record it: relative to its folder.
-#[must_use]
-pub fn relative(path: &Path, dir: &Path) -> String {
-    path.strip_prefix(dir).unwrap_or(path).display().to_string()
-}
-
 fn package_name(dir: &Path) -> Result<String, String> {
     let text = std::fs::read_to_string(dir.join("Cargo.toml"))
         .map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -588,13 +673,33 @@ fn package_name(dir: &Path) -> Result<String, String> {
         .ok_or_else(|| format!("{}: no package name", dir.display()))
 }
 
-/// Writes the result of a submission that could not be judged test by test.
+/// Why a student has no final result: never the student's fault.
+struct Incomplete {
+    /// Not [`Verdict::Graded`].
+    verdict: Verdict,
+    /// What happened.
+    message: String,
+}
+
+impl From<String> for Incomplete {
+    /// The grader or the course failed.
+    fn from(message: String) -> Self {
+        Incomplete {
+            verdict: Verdict::GraderFailed,
+            message,
+        }
+    }
+}
+
+/// Writes the result of a submission that could not be judged test by test;
+/// `verdict` says whether it is final.
 fn write_whole_failure(
     run: &ClassRun,
     prepared: &Prepared,
     (student, version): (&str, &str),
     test: TestResult,
     build_time: Duration,
+    verdict: Verdict,
 ) -> Result<String, String> {
     let mut r = SubmissionResult::new(
         student,
@@ -606,40 +711,51 @@ fn write_whole_failure(
     r.fixture_versions = prepared.fixture_versions(&run.fixtures_dir);
     version.clone_into(&mut r.submission_version);
     r.execution_time = build_time.as_secs_f64();
-    r.write(&run.out.join(student)).map_err(|e| e.to_string())?;
+    r.verdict_by = verdict;
+    r.write(&student_dir(&run.out, student))
+        .map_err(|e| e.to_string())?;
     Ok(format!(
         "{student}: 0 / {} ({} failed)",
         r.max_score, r.tests[0].name
     ))
 }
 
+/// `--name=value` as one argument: a value starting with `-` (a student
+/// called `-rf`, a path) can never be read as a flag.
+fn flag(name: &str, value: impl AsRef<OsStr>) -> OsString {
+    let mut arg = OsString::from(name);
+    arg.push("=");
+    arg.push(value);
+    arg
+}
+
+/// Runs `grader judge` on one built submission: its summary line, or why
+/// no final result could be written.
 fn judge_one(
     run: &ClassRun,
     student: &str,
     version: &str,
     binary: &Path,
     build_time: Duration,
-) -> Result<String, String> {
+) -> Result<String, Incomplete> {
     let mut command = Command::new(&run.grader_bin);
-    command
-        .arg("judge")
-        .arg("--driver")
-        .arg(binary)
-        .args(["--game", &run.game, "--student", student])
-        .arg("--out")
-        .arg(run.out.join(student))
-        .arg("--fixtures")
-        .arg(&run.fixtures_dir)
-        .arg("--keys")
-        .arg(&run.keys_dir)
-        .arg("--config")
-        .arg(&run.config_path)
-        .arg("--scratch")
-        .arg(run.build_dir.join("scratch").join(slug(student)))
-        .args(["--build-seconds", &build_time.as_secs_f64().to_string()])
-        .args(["--submission-version", version]);
+    command.arg("judge").args([
+        flag("--driver", binary),
+        flag("--game", &run.game),
+        flag("--student", student),
+        flag("--out", student_dir(&run.out, student)),
+        flag("--fixtures", &run.fixtures_dir),
+        flag("--keys", &run.keys_dir),
+        flag("--config", &run.config_path),
+        flag(
+            "--scratch",
+            run.build_dir.join("scratch").join(slug(student)),
+        ),
+        flag("--build-seconds", build_time.as_secs_f64().to_string()),
+        flag("--submission-version", version),
+    ]);
     if let Some(tag) = &run.only {
-        command.args(["--only", tag]);
+        command.arg(flag("--only", tag));
     }
     if run.after_due_date {
         command.arg("--after-due-date");
@@ -648,8 +764,18 @@ fn judge_one(
         .output()
         .map_err(|e| format!("{}: {e}", run.grader_bin.display()))?;
     if output.status.success() {
-        Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
-    } else {
-        Err(String::from_utf8_lossy(&output.stderr).trim().to_owned())
+        return Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned());
     }
+    let stderr = String::from_utf8_lossy(&output.stderr).trim().to_owned();
+    #[cfg(unix)]
+    if let Some(signal) = std::os::unix::process::ExitStatusExt::signal(&output.status) {
+        return Err(Incomplete {
+            verdict: Verdict::Interrupted,
+            message: format!(
+                "`grader judge` was stopped by signal {signal} (Ctrl-C, the OOM killer or a kill){}{stderr}",
+                if stderr.is_empty() { "" } else { ": " }
+            ),
+        });
+    }
+    Err(Incomplete::from(stderr))
 }

@@ -138,7 +138,10 @@ pub fn spawn(command: &mut Command) -> Result<(std::process::Child, Report), Str
     let mut child = child?;
     let mut text = String::new();
     let read = (&reader).take(64 << 10).read_to_string(&mut text);
-    match read.ok().and_then(|_| serde_json::from_str::<Result<Report, String>>(&text).ok()) {
+    match read
+        .ok()
+        .and_then(|_| serde_json::from_str::<Result<Report, String>>(&text).ok())
+    {
         Some(Ok(report)) => Ok((child, report)),
         Some(Err(why)) => {
             let _ = child.wait();
@@ -211,7 +214,9 @@ fn confine(c: &Confinement) -> Result<Report, String> {
         (Ok(()), Err(e)) => {
             format!("enforced: own network namespace (sockets not refused: {e})")
         }
-        (Err(n), Err(s)) => format!("not isolated: no network namespace ({n}), no socket filter ({s})"),
+        (Err(n), Err(s)) => {
+            format!("not isolated: no network namespace ({n}), no socket filter ({s})")
+        }
     };
     let processes = match c.processes {
         None => "not capped".to_owned(),
@@ -247,8 +252,18 @@ fn landlock(c: &Confinement) -> String {
         .and_then(|r| r.handle_access(AccessNet::from_all(abi)))
         .and_then(|r| r.scope(Scope::from_all(abi)))
         .and_then(Ruleset::create)
-        .and_then(|r| r.add_rules(path_beneath_rules(existing(&c.read), AccessFs::from_read(abi))))
-        .and_then(|r| r.add_rules(path_beneath_rules(existing(&c.write), AccessFs::from_all(abi))))
+        .and_then(|r| {
+            r.add_rules(path_beneath_rules(
+                existing(&c.read),
+                AccessFs::from_read(abi),
+            ))
+        })
+        .and_then(|r| {
+            r.add_rules(path_beneath_rules(
+                existing(&c.write),
+                AccessFs::from_all(abi),
+            ))
+        })
         .and_then(landlock::RulesetCreated::restrict_self);
     match result {
         Ok(status) => match status.ruleset {

@@ -36,7 +36,7 @@
 //! Unknown keys are errors, so a typo never silently drops a check; every
 //! error names the file, line and column and what was expected.
 
-use game_api::transcript::{parse_toml, Players, TranscriptError};
+use game_api::transcript::{line_column, parse_toml, read_text, Players, TranscriptError};
 use game_api::Options;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -163,8 +163,8 @@ pub enum FixtureError {
         /// What is wrong and what was expected.
         message: String,
     },
-    /// Reading a file or folder failed.
-    #[error("{path}: {source}")]
+    /// Reading a folder failed (the system's reason is the `source`).
+    #[error("{}", path.display())]
     Io {
         /// The file or folder.
         path: PathBuf,
@@ -183,7 +183,7 @@ struct RawFixture {
     // Accepted (and checked) so that recorded transcripts are fixtures.
     #[serde(default, rename = "players")]
     _players: Option<Players>,
-    #[serde(default, rename = "seed")]
+    #[serde(default, rename = "seed", with = "game_api::transcript::seed")]
     _seed: Option<u64>,
     name: Option<String>,
     description: Option<String>,
@@ -266,7 +266,15 @@ impl Fixture {
         let points = match raw.points {
             None => 1.0,
             Some(p) if p.get_ref().is_finite() && *p.get_ref() >= 0.0 => *p.get_ref(),
-            Some(p) => return Err(invalid(p.span(), "expected points >= 0".into())),
+            Some(p) => {
+                return Err(invalid(
+                    p.span(),
+                    format!(
+                        "`points = {}`: expected a finite number of points, 0 or more",
+                        p.get_ref()
+                    ),
+                ))
+            }
         };
         if raw.game.get_ref().trim().is_empty() {
             return Err(invalid(raw.game.span(), "expected a game name".into()));
@@ -336,17 +344,14 @@ impl Fixture {
         })
     }
 
-    /// Reads a fixture file.
+    /// Reads a fixture file: as a transcript is read (only a regular file
+    /// of at most [`game_api::transcript::MAX_FILE_BYTES`], UTF-8).
     ///
     /// # Errors
     /// [`FixtureError`] when it cannot be read or is not a valid fixture.
     pub fn load(path: impl AsRef<Path>) -> Result<Self, FixtureError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| FixtureError::Io {
-            path: path.to_owned(),
-            source,
-        })?;
-        Self::from_toml(&text, path)
+        Self::from_toml(&read_text(path)?, path)
     }
 
     /// The file stem, which names the fixture's answer key.
@@ -410,13 +415,6 @@ pub fn content_version(bytes: &[u8]) -> String {
     format!("sha256:{hex}")
 }
 
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -447,6 +445,35 @@ mod tests {
             (1.0, Visibility::Visible, "fixtures")
         );
         assert!(f.nonsense.is_empty() && f.illegal.is_empty() && f.ai.is_empty());
+    }
+
+    #[test]
+    fn a_recorded_seed_above_2_63_is_a_fixture_seed() {
+        let mut t = Transcript::new("nim", Options::new(), vec![]);
+        t.seed = Some(u64::MAX);
+        let text = t.to_toml();
+        assert!(text.contains("seed = \"18446744073709551615\""), "{text}");
+        Fixture::from_toml(&text, "f.toml").unwrap();
+        let e = err("game = \"nim\"\nmoves = []\nseed = -3\n");
+        assert!(
+            e.starts_with("f.toml:3:") && e.contains("seed -3 is negative"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_folder_or_an_oversized_file_is_refused_before_it_is_read() {
+        let dir = std::env::temp_dir().join(format!("grader-fixture-big-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let e = Fixture::load(&dir).unwrap_err().to_string();
+        assert!(e.ends_with("not a regular file"), "{e}");
+        let big = dir.join("big.toml");
+        let file = std::fs::File::create(&big).unwrap();
+        file.set_len(game_api::transcript::MAX_FILE_BYTES + 1)
+            .unwrap();
+        let e = Fixture::load(&big).unwrap_err().to_string();
+        assert!(e.contains("is too large"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -513,6 +540,23 @@ mod tests {
             "f.toml:5:9: expected at least one move in `plays`"
         );
         assert!(err("game = \"nim\"\n").contains("moves"));
+    }
+
+    #[test]
+    fn negative_nan_and_infinite_points_are_located_errors() {
+        for (value, shown) in [
+            ("-1", "-1"),
+            ("nan", "NaN"),
+            ("inf", "inf"),
+            ("-inf", "-inf"),
+        ] {
+            assert_eq!(
+                err(&format!("game = \"nim\"\nmoves = []\npoints = {value}\n")),
+                format!("f.toml:3:10: `points = {shown}`: expected a finite number of points, 0 or more")
+            );
+        }
+        let f = Fixture::from_toml("game = \"nim\"\nmoves = []\npoints = 0\n", "f.toml").unwrap();
+        assert_eq!(f.points, 0.0);
     }
 
     #[test]

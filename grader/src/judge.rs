@@ -7,169 +7,17 @@
 //! A test's failure (a wrong answer, a panic, a crash, a timeout) never
 //! affects the other tests: the next test starts a new process.
 
+use crate::config::{GameConfig, GradingConfig};
 use crate::fixture::{Fixture, Visibility};
 use crate::key::{options_refused, walk, AnswerKey};
 use crate::remote::{NotBuilt, RemoteGame};
-use crate::sandbox::{Driver, Limits, Sandbox};
+use crate::results::{relative, Origin, TestResult};
+use crate::sandbox::{Driver, Sandbox};
 use game_api::conformance::{check_law, KitConfig, LAWS};
 use game_api::Options;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
-
-/// The grading settings (`fixtures/grading.toml`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct GradingConfig {
-    /// Seed of the conformance kit (recorded in every result).
-    pub seed: u64,
-    /// Points per conformance law.
-    pub law_points: f64,
-    /// Random cases per law.
-    pub law_cases: u32,
-    /// Who sees the laws' results.
-    pub law_visibility: Visibility,
-    /// Wall-clock limit of one fixture, in milliseconds.
-    pub time_limit_ms: u64,
-    /// Wall-clock limit of one law, in milliseconds.
-    pub law_time_limit_ms: u64,
-    /// Address-space limit of the student process, in MiB.
-    pub memory_mb: u64,
-    /// CPU-time limit of one student process, in seconds.
-    pub cpu_seconds: u64,
-    /// Largest file the student process may write, in KiB.
-    pub file_size_kb: u64,
-    /// Processes and threads the student process may have at once.
-    pub processes: u64,
-    /// Wall-clock limit of one submission's build, in seconds.
-    pub build_seconds: u64,
-    /// Address-space limit of each process of a build, in MiB.
-    pub build_memory_mb: u64,
-    /// Crates a submission may depend on, besides `game-api`.
-    pub allowed_dependencies: Vec<String>,
-    /// Build without network (every dependency must be in Cargo's cache).
-    pub offline: bool,
-    /// Per game: where the reference crate is and how the laws build it.
-    pub games: BTreeMap<String, GameConfig>,
-}
-
-/// How to grade one game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GameConfig {
-    /// The reference crate's folder, relative to the workspace root.
-    pub reference: PathBuf,
-    /// The type in the reference crate that implements `Game`.
-    #[serde(rename = "type")]
-    pub type_name: String,
-    /// Options the laws are checked with (default: the game's defaults).
-    #[serde(default)]
-    pub law_options: Options,
-}
-
-impl Default for GradingConfig {
-    fn default() -> Self {
-        GradingConfig {
-            seed: 2026,
-            law_points: 0.5,
-            law_cases: 64,
-            law_visibility: Visibility::Visible,
-            time_limit_ms: 3000,
-            law_time_limit_ms: 10_000,
-            memory_mb: 512,
-            cpu_seconds: 20,
-            file_size_kb: 1024,
-            processes: 16,
-            build_seconds: 120,
-            build_memory_mb: 4096,
-            allowed_dependencies: Vec::new(),
-            offline: true,
-            games: BTreeMap::new(),
-        }
-    }
-}
-
-impl GradingConfig {
-    /// Reads the settings file.
-    ///
-    /// # Errors
-    /// File, line and column of the problem.
-    pub fn load(path: &Path) -> Result<Self, game_api::transcript::TranscriptError> {
-        let text = std::fs::read_to_string(path).map_err(|source| {
-            game_api::transcript::TranscriptError::Io {
-                path: path.to_owned(),
-                source,
-            }
-        })?;
-        game_api::transcript::parse_toml(&text, path)
-    }
-
-    /// The limits of a student process.
-    #[must_use]
-    pub fn limits(&self) -> Limits {
-        Limits {
-            memory_bytes: self.memory_mb << 20,
-            cpu_seconds: self.cpu_seconds,
-            file_bytes: self.file_size_kb << 10,
-            processes: self.processes,
-        }
-    }
-}
-
-/// Where a test comes from, so a regrade can check it uses the same thing.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Origin {
-    /// A fixture file, at a version.
-    Fixture {
-        /// The file, relative to the fixtures folder.
-        file: String,
-        /// Its `sha256:` version.
-        version: String,
-    },
-    /// A conformance law.
-    Law {
-        /// The seed.
-        seed: u64,
-        /// Random cases.
-        cases: u32,
-    },
-    /// The submission as a whole: building it (or judging it, when the
-    /// grader itself failed).
-    Submission,
-}
-
-/// The result of one test.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TestResult {
-    /// The test's name.
-    pub name: String,
-    /// Its gradebook column.
-    pub group: String,
-    /// Its tags.
-    pub tags: Vec<String>,
-    /// Points earned.
-    pub score: f64,
-    /// Points available.
-    pub max_score: f64,
-    /// Whether it passed.
-    pub passed: bool,
-    /// Who sees it.
-    pub visibility: Visibility,
-    /// What it checks, in a sentence.
-    pub about: String,
-    /// On failure: what went wrong, expected and got.
-    pub failure: Option<String>,
-    /// On failure: the moves that lead there.
-    pub moves: Option<Vec<String>>,
-    /// On failure: how to reproduce it in the student's own tests.
-    pub reproduce: Option<String>,
-    /// On failure: the start of what the program printed.
-    pub printed: Option<String>,
-    /// Where it comes from.
-    pub origin: Origin,
-}
 
 /// What a judge needs besides the driver binary.
 pub struct Judge<'a> {
@@ -251,7 +99,7 @@ impl Judge<'_> {
         key: &AnswerKey,
         sandbox: &mut String,
     ) -> TestResult {
-        let file = crate::class::relative(&f.path, self.fixtures_dir);
+        let file = relative(&f.path, self.fixtures_dir);
         let mut result = TestResult {
             name: f.name.clone(),
             group: f.group.clone(),
@@ -325,7 +173,13 @@ impl Judge<'_> {
         sets
     }
 
-    fn law(&self, driver: &Path, index: usize, law: &'static str, sandbox: &mut String) -> TestResult {
+    fn law(
+        &self,
+        driver: &Path,
+        index: usize,
+        law: &'static str,
+        sandbox: &mut String,
+    ) -> TestResult {
         let (seed, cases) = (self.config.seed, self.config.law_cases);
         let sets = self.law_option_sets();
         let mut result = TestResult {
@@ -355,7 +209,13 @@ impl Judge<'_> {
                     format!("with the options `{options}`: {message}")
                 }
             };
-            let failure = match self.start(driver, &scratch, self.config.law_time_limit_ms, options, sandbox) {
+            let failure = match self.start(
+                driver,
+                &scratch,
+                self.config.law_time_limit_ms,
+                options,
+                sandbox,
+            ) {
                 Ok(game) => {
                     let verdict = check_law(&game, law, &KitConfig { cases, seed });
                     let failure = match game.failure() {
@@ -419,7 +279,13 @@ fn options_code(options: &Options) -> String {
 fn as_test(name: &str, body: &str) -> String {
     let ident: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
         .collect();
     let body: Vec<String> = body.lines().map(|l| format!("    {l}")).collect();
     format!(

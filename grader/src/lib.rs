@@ -4,6 +4,7 @@
 //! (`cargo xtask grade`) and gets correct, explained grades, whatever the
 //! submissions do. This crate holds every piece of it:
 //!
+//! - [`config`]: the grading settings (`fixtures/grading.toml`);
 //! - [`fixture`]: the teacher's test cases (TOML files under `fixtures/<game>/`);
 //! - [`key`]: answer keys, recorded by replaying fixtures against our
 //!   reference games and kept as insta snapshots;
@@ -15,20 +16,27 @@
 //!   every method asks the driver;
 //! - [`judge`]: the fixtures, the course's minimax and the conformance laws
 //!   run here, on that game: every verdict is the grader's;
-//! - [`submission`]: vetting and building submissions;
+//! - [`results`]: the result of one test, shared by the judge, the class
+//!   run and the reports; [`config`]: the grading settings;
+//! - [`submission`]: vetting and staging submissions; [`build`]: building
+//!   them in the sandbox;
 //! - [`report`]: `results.json` (Gradescope), feedback in Markdown, the CSV
-//!   gradebook and the terminal summary.
+//!   gradebook and the terminal summary; [`markdown`]: rendering text that
+//!   comes from a student's process safely (fences, escaping, cutting).
 
 #![warn(missing_docs)]
 
 pub mod build;
 pub mod class;
+pub mod config;
 pub mod confine;
 pub mod fixture;
 pub mod judge;
 pub mod key;
+pub mod markdown;
 pub mod remote;
 pub mod report;
+pub mod results;
 pub mod sandbox;
 pub mod submission;
 pub mod zoo;

@@ -22,9 +22,7 @@
 //! nothing is printed.
 
 use crate::sandbox::{Driver, Failure};
-use game_api::{
-    Game, IllegalMove, Options, ParseMoveError, Player, Status, Value,
-};
+use game_api::{Game, IllegalMove, Options, ParseMoveError, Player, Status, Value};
 use grader_driver::protocol::{Child, MoveId, Reply, Request, StateId};
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -2,9 +2,16 @@
 //! report a student can read on its own, the class's CSV gradebook and the
 //! terminal summary. Every file is written atomically (a temporary file,
 //! then a rename), so an interrupted run never leaves half a report.
+//!
+//! The feedback is safe to render (see [`crate::markdown`]): what comes
+//! from the student's process (printed output, failure messages) is shown
+//! only inside fences it cannot close, long output is cut with a note, and
+//! names and descriptions are HTML-escaped. `results.json` is plain text
+//! (`output_format: "text"`), with terminal control sequences removed.
 
 use crate::fixture::Visibility;
-use crate::judge::{Origin, TestResult};
+use crate::markdown::{clean, code_span, cut, fence, inline, literal, MAX_BYTES, MAX_LINES};
+use crate::results::{Origin, TestResult};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -34,8 +41,46 @@ pub struct SubmissionResult {
     pub sandbox: String,
     /// Whether tests shown after the due date are shown in the feedback.
     pub after_due_date: bool,
+    /// Whether this result is final, or incomplete through no fault of the
+    /// student (and so regraded by the next run). Required when read back:
+    /// a result written before this field existed is regraded.
+    pub verdict_by: Verdict,
     /// Every test.
     pub tests: Vec<TestResult>,
+}
+
+/// Who or what settled a stored result: only [`Verdict::Graded`] is final.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The submission was graded (a build failure that is the student's
+    /// included): final until the submission, the fixtures or the seed change.
+    #[default]
+    Graded,
+    /// The grader or the course's own crates failed: not the student's
+    /// fault, so not final; the next run regrades it.
+    GraderFailed,
+    /// Grading was stopped from outside (a signal: the teacher's Ctrl-C,
+    /// the OOM killer, a `kill`): not final; the next run regrades it.
+    Interrupted,
+}
+
+impl Verdict {
+    /// Whether a re-run may keep the result.
+    #[must_use]
+    pub fn is_final(self) -> bool {
+        self == Verdict::Graded
+    }
+
+    /// In words, for the summary.
+    #[must_use]
+    pub fn describe(self) -> &'static str {
+        match self {
+            Verdict::Graded => "graded",
+            Verdict::GraderFailed => "the grader or the course's crates failed",
+            Verdict::Interrupted => "grading was interrupted",
+        }
+    }
 }
 
 impl SubmissionResult {
@@ -66,6 +111,7 @@ impl SubmissionResult {
             fixture_versions,
             sandbox,
             after_due_date: false,
+            verdict_by: Verdict::Graded,
             tests,
         }
     }
@@ -87,11 +133,12 @@ impl SubmissionResult {
             .tests
             .iter()
             .map(|t| GradescopeTest {
-                name: t.name.clone(),
+                name: clean(&t.name),
                 score: t.score,
                 max_score: t.max_score,
                 status: if t.passed { "passed" } else { "failed" },
                 output: test_text(t),
+                output_format: TEXT,
                 visibility: t.visibility,
                 tags: t.tags.clone(),
             })
@@ -100,6 +147,7 @@ impl SubmissionResult {
             score: self.score,
             execution_time: self.execution_time,
             output: self.headline(),
+            output_format: TEXT,
             visibility: Visibility::Visible,
             stdout_visibility: Visibility::Hidden,
             tests,
@@ -168,8 +216,8 @@ impl SubmissionResult {
         );
         let mut md = format!(
             "# Feedback: {} ({})\n\n{}\n\n",
-            self.student,
-            self.game,
+            literal(&self.student),
+            literal(&self.game),
             self.headline()
         );
         let _ = writeln!(
@@ -191,9 +239,9 @@ impl SubmissionResult {
                 let _ = writeln!(
                     md,
                     "### {} ({})\n\nWhat it checks: {}.\n",
-                    t.name,
+                    literal(&t.name),
                     worth(t.max_score),
-                    t.about
+                    inline(&t.about)
                 );
                 md += &failure_details(t);
             }
@@ -202,7 +250,7 @@ impl SubmissionResult {
         if !passed.is_empty() {
             md += "## Passed checks\n\n";
             for t in passed {
-                let _ = writeln!(md, "- {} ({})", t.name, worth(t.max_score));
+                let _ = writeln!(md, "- {} ({})", literal(&t.name), worth(t.max_score));
             }
             md += "\n";
         }
@@ -218,7 +266,7 @@ impl SubmissionResult {
                 let _ = writeln!(
                     md,
                     "- {}: {}",
-                    t.name,
+                    literal(&t.name),
                     if t.passed { "passed" } else { "failed" }
                 );
             }
@@ -252,6 +300,7 @@ impl SubmissionResult {
     /// When a file cannot be written.
     pub fn write(&self, dir: &Path) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
+        remove_stale_temporaries(dir)?;
         write_atomic(
             &dir.join("feedback.md"),
             self.feedback_markdown().as_bytes(),
@@ -260,11 +309,16 @@ impl SubmissionResult {
     }
 }
 
+/// Gradescope's `output_format` for plain text: shown as it is, never
+/// rendered as Markdown or HTML.
+const TEXT: &str = "text";
+
 #[derive(Serialize)]
 struct Gradescope<'a> {
     score: f64,
     execution_time: f64,
     output: String,
+    output_format: &'static str,
     visibility: Visibility,
     stdout_visibility: Visibility,
     tests: Vec<GradescopeTest>,
@@ -278,6 +332,7 @@ struct GradescopeTest {
     max_score: f64,
     status: &'static str,
     output: String,
+    output_format: &'static str,
     visibility: Visibility,
     tags: Vec<String>,
 }
@@ -299,7 +354,9 @@ fn points(p: f64) -> String {
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
-/// A test's whole story as plain text (the `output` of a Gradescope test).
+/// A test's whole story as plain text (the `output` of a Gradescope test,
+/// `output_format: "text"`): without terminal control sequences, and the
+/// program's output cut.
 fn test_text(t: &TestResult) -> String {
     let mut text = format!("What it checks: {}.", t.about);
     if let Some(failure) = &t.failure {
@@ -311,40 +368,48 @@ fn test_text(t: &TestResult) -> String {
                 moves.len()
             );
         }
-        let _ = write!(text, "\n{failure}");
+        let _ = write!(text, "\n{}", cut(failure, MAX_LINES, MAX_BYTES));
         if let Some(printed) = &t.printed {
-            let _ = write!(text, "\nThe program printed:\n{printed}");
+            let _ = write!(
+                text,
+                "\nThe program printed:\n{}",
+                cut(printed, MAX_LINES, MAX_BYTES)
+            );
         }
         if let Some(r) = &t.reproduce {
             let _ = write!(text, "\nTo reproduce:\n{r}");
         }
     }
-    text
+    clean(&text)
 }
 
+/// A failed test's details in Markdown: the moves as inline code, and the
+/// failure, the program's output and the reproduction each in a fence.
 fn failure_details(t: &TestResult) -> String {
     let mut md = String::new();
     if let Some(moves) = &t.moves {
         let shown = if moves.is_empty() {
             "none (the initial position)".to_owned()
         } else {
-            moves.join(" ")
+            code_span(&moves.join(" "))
         };
         let _ = writeln!(md, "Moves so far: {shown}\n");
     }
     if let Some(failure) = &t.failure {
-        let _ = writeln!(md, "```text\n{failure}\n```\n");
+        md += &fence(&cut(failure, MAX_LINES, MAX_BYTES), "text");
     }
     if let Some(printed) = &t.printed {
-        let _ = writeln!(
+        let _ = write!(
             md,
-            "Your program printed (stdout and stderr):\n\n```text\n{printed}\n```\n"
+            "Your program printed (stdout and stderr):\n\n{}",
+            fence(&cut(printed, MAX_LINES, MAX_BYTES), "text")
         );
     }
     if let Some(r) = &t.reproduce {
-        let _ = writeln!(
+        let _ = write!(
             md,
-            "To reproduce it, put this in a test of your crate:\n\n```rust\n{r}\n```\n"
+            "To reproduce it, put this in a test of your crate:\n\n{}",
+            fence(r, "rust")
         );
     }
     md
@@ -361,6 +426,24 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
     std::fs::write(&tmp, bytes)?;
     std::fs::rename(&tmp, path)
+}
+
+/// Removes what an interrupted [`write_atomic`] left in `dir` (temporary
+/// files not yet renamed), so a regrade leaves nothing behind. Only for a
+/// folder that one process writes at a time.
+///
+/// # Errors
+/// When the folder cannot be listed or a file removed.
+pub fn remove_stale_temporaries(dir: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') && name.contains(".tmp-") && entry.file_type()?.is_file() {
+            std::fs::remove_file(entry.path())?;
+        }
+    }
+    Ok(())
 }
 
 /// The class's gradebook: one row per student, one column per test group
@@ -405,7 +488,7 @@ pub fn gradebook_csv(results: &[SubmissionResult]) -> String {
 pub fn summary(results: &[SubmissionResult]) -> String {
     let width = results
         .iter()
-        .map(|r| r.student.len())
+        .map(|r| r.student.chars().count())
         .max()
         .unwrap_or(7)
         .max(7);
@@ -560,6 +643,87 @@ mod tests {
             SubmissionResult::from_gradescope_json(&r.gradescope_json()).unwrap(),
             r
         );
+    }
+
+    #[test]
+    fn what_the_student_printed_stays_inside_fences_and_names_are_escaped() {
+        let payload = "```\n# Pwned\n<img src=x onerror=alert(1)>\n</details>\x1b[31m";
+        let mut t = test("<b>bold</b>", "g", false, Visibility::Visible);
+        t.failure = Some(format!("the program panicked: {payload}"));
+        t.printed = Some(format!("{payload}\n{}", "x\n".repeat(1000)));
+        t.moves = Some(vec!["1`2".into(), "<i>".into()]);
+        t.about = "a <script>alert(1)</script> check".into();
+        let r = SubmissionResult::new("<img src=y># Zoë", "nim", 1, String::new(), vec![t]);
+        let md = r.feedback_markdown();
+        let (inside, outside, open) = crate::markdown::tests::blocks(&md);
+        assert!(!open, "{md}");
+        let outside = outside.join("\n");
+        for raw in ["<img", "<b>", "<script", "</details>", "\n# Pwned", "\x1b"] {
+            assert!(!outside.contains(raw), "{raw} outside a fence:\n{outside}");
+        }
+        assert!(
+            outside.contains("# Feedback: &lt;img src=y&gt;\\# Zoë (nim)"),
+            "{outside}"
+        );
+        assert!(outside.contains("### &lt;b&gt;bold&lt;/b&gt;"), "{outside}");
+        // Inline code shows `<i>` as text.
+        assert!(outside.contains("Moves so far: ``1`2 <i>``"), "{outside}");
+        assert!(
+            outside.contains("a &lt;script&gt;alert(1)&lt;/script&gt; check"),
+            "{outside}"
+        );
+        assert_eq!(inside.len(), 3, "failure, printed, reproduce: {md}");
+        assert!(inside[0].contains("```\n# Pwned\n<img src=x onerror=alert(1)>\n</details>\n"));
+        assert!(
+            inside[1].ends_with("… (cut: 964 more lines, 1928 more bytes)\n"),
+            "{}",
+            inside[1]
+        );
+        assert!(!md.contains('\x1b'));
+        let json: serde_json::Value = serde_json::from_str(&r.gradescope_json()).unwrap();
+        assert_eq!(json["output_format"], "text");
+        assert_eq!(json["tests"][0]["output_format"], "text");
+        let output = json["tests"][0]["output"].as_str().unwrap();
+        assert!(output.contains("… (cut: 964 more lines") && !output.contains('\x1b'));
+    }
+
+    #[test]
+    fn only_a_graded_result_is_final_and_a_result_without_a_verdict_is_not_read_back() {
+        assert!(Verdict::Graded.is_final());
+        assert!(!Verdict::GraderFailed.is_final() && !Verdict::Interrupted.is_final());
+        let mut r = SubmissionResult::new("bo", "nim", 7, String::new(), vec![]);
+        assert_eq!(r.verdict_by, Verdict::Graded);
+        r.verdict_by = Verdict::Interrupted;
+        let json = r.gradescope_json();
+        assert!(json.contains("\"verdict_by\": \"interrupted\""), "{json}");
+        assert_eq!(SubmissionResult::from_gradescope_json(&json).unwrap(), r);
+        // Written by a grader that did not say: read as no result, so regraded.
+        let mut old: serde_json::Value = serde_json::from_str(&json).unwrap();
+        old["extra_data"]
+            .as_object_mut()
+            .unwrap()
+            .remove("verdict_by");
+        assert!(SubmissionResult::from_gradescope_json(&old.to_string()).is_err());
+    }
+
+    #[test]
+    fn writing_a_result_removes_what_an_interrupted_write_left() {
+        let dir = std::env::temp_dir().join(format!("grader-report-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(".results.json.tmp-99999"), "{ half").unwrap();
+        std::fs::write(dir.join(".feedback.md.tmp-99999"), "# half").unwrap();
+        std::fs::write(dir.join("notes.txt"), "kept").unwrap();
+        SubmissionResult::new("bo", "nim", 7, String::new(), vec![])
+            .write(&dir)
+            .unwrap();
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["feedback.md", "notes.txt", "results.json"]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -23,6 +23,7 @@
 //! staged; the manifest is written anew (so nothing unexpected in it takes
 //! effect) with `unsafe_code = "forbid"`.
 
+use game_api::transcript::line_column;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -90,7 +91,9 @@ fn read_plain(path: &Path, shown: &str) -> Result<String, Refusal> {
             Some(libc::ELOOP) => Refusal::NotPlain(shown.to_owned()),
             _ => Refusal::Io(format!("{shown}: {e}")),
         })?;
-    let meta = file.metadata().map_err(|e| Refusal::Io(format!("{shown}: {e}")))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| Refusal::Io(format!("{shown}: {e}")))?;
     if !meta.is_file() {
         return Err(Refusal::NotPlain(shown.to_owned()));
     }
@@ -310,7 +313,11 @@ pub fn submission_version(dir: &Path) -> String {
     let mut bytes = Vec::new();
     let files = rust_files(&dir.join("src")).unwrap_or_default();
     // Links are not followed: their target is not the student's to hand in.
-    let read = |path: &Path| read_plain(path, "").map(String::into_bytes).unwrap_or_default();
+    let read = |path: &Path| {
+        read_plain(path, "")
+            .map(String::into_bytes)
+            .unwrap_or_default()
+    };
     let named = ["Cargo.toml", "build.rs"].into_iter().map(PathBuf::from);
     for rel in named.chain(files.into_iter().map(|f| Path::new("src").join(f))) {
         bytes.extend_from_slice(rel.to_string_lossy().as_bytes());
@@ -462,14 +469,6 @@ pub fn write_driver(
             .map_err(|e| e.to_string())?;
     }
     Ok(bin)
-}
-
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    (
-        before.matches('\n').count() + 1,
-        before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1,
-    )
 }
 
 #[cfg(test)]
@@ -636,5 +635,4 @@ mod tests {
         let d = folder("nolib", &[("Cargo.toml", MANIFEST), ("src/main.rs", "")]);
         assert_eq!(vet(&d, &[]), Err(Refusal::NoLib));
     }
-
 }

@@ -12,6 +12,10 @@ fn workspace() -> PathBuf {
 }
 
 fn judge(fixtures: &Path) -> (bool, String) {
+    judge_with(fixtures, &workspace().join("fixtures/grading.toml"))
+}
+
+fn judge_with(fixtures: &Path, config: &Path) -> (bool, String) {
     let ws = workspace();
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-out");
     let output = Command::new(env!("CARGO_BIN_EXE_grader"))
@@ -31,7 +35,7 @@ fn judge(fixtures: &Path) -> (bool, String) {
         .arg("--keys")
         .arg(ws.join("grader/tests/snapshots"))
         .arg("--config")
-        .arg(ws.join("fixtures/grading.toml"))
+        .arg(config)
         .arg("--scratch")
         .arg(out.join("scratch"))
         .output()
@@ -64,6 +68,37 @@ fn a_malformed_fixture_is_reported_with_file_line_and_column() {
     assert!(
         stderr.contains("typo.toml:3:1: unknown field `pionts`"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn a_bad_value_in_the_settings_is_reported_with_file_line_and_column_before_judging() {
+    let course = std::fs::read_to_string(workspace().join("fixtures/grading.toml")).unwrap();
+    let bad = course.replace("law_points = 0.5", "law_points = -0.5");
+    assert_ne!(bad, course, "the course settings set law_points = 0.5");
+    let dir = folder("bad-settings", "grading.toml", &bad);
+    // A section names a game with a fixtures folder beside the settings.
+    std::fs::create_dir_all(dir.join("nim")).unwrap();
+    for game in ["connect4", "yucky-chocolate"] {
+        std::fs::create_dir_all(dir.join(game)).unwrap();
+    }
+    let line = bad
+        .lines()
+        .position(|l| l.starts_with("law_points"))
+        .unwrap()
+        + 1;
+    let (ok, stderr) = judge_with(&workspace().join("fixtures/nim"), &dir.join("grading.toml"));
+    assert!(!ok);
+    assert!(
+        stderr.contains(&format!(
+            "grading.toml:{line}:14: `law_points = -0.5`: expected a finite number of points, 0 or more"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(
+        stderr.matches("law_points").count(),
+        1,
+        "printed once: {stderr}"
     );
 }
 

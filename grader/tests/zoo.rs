@@ -7,7 +7,7 @@
 //! Builds share one Cargo target dir under this test's temporary folder, so
 //! the dependencies compile once for all runs.
 
-use grader::class::{grade_class, ClassReport, ClassRun};
+use grader::class::{grade_class, student_dir, ClassReport, ClassRun};
 use grader::zoo::{self, Specimen};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -95,7 +95,8 @@ fn assert_outcomes(specimens: &[Specimen], report: &ClassReport, run: &ClassRun)
             }
             (None, Some(phrase)) => {
                 let feedback =
-                    std::fs::read_to_string(run.out.join(&s.name).join("feedback.md")).unwrap();
+                    std::fs::read_to_string(student_dir(&run.out, &s.name).join("feedback.md"))
+                        .unwrap();
                 if failing != BTreeSet::from(["build"])
                     || r.score != 0.0
                     || !feedback.contains(phrase.as_str())
@@ -153,14 +154,16 @@ fn connect4_zoo_is_graded_exactly_and_reports_are_complete() {
     insta::assert_snapshot!("connect4_gradebook", read(&run.out.join("gradebook.csv")));
     insta::assert_snapshot!(
         "connect4_feedback_panics",
-        read(&run.out.join("c4-panics/feedback.md"))
+        read(&student_dir(&run.out, "c4-panics").join("feedback.md"))
     );
     insta::assert_snapshot!(
         "connect4_feedback_no_diagonals",
-        read(&run.out.join("c4-no-diagonals/feedback.md"))
+        read(&student_dir(&run.out, "c4-no-diagonals").join("feedback.md"))
     );
-    let results: serde_json::Value =
-        serde_json::from_str(&read(&run.out.join("c4-off-by-one-columns/results.json"))).unwrap();
+    let results: serde_json::Value = serde_json::from_str(&read(
+        &student_dir(&run.out, "c4-off-by-one-columns").join("results.json"),
+    ))
+    .unwrap();
     insta::assert_json_snapshot!("connect4_results_off_by_one", results, {
         ".execution_time" => "[time]",
         ".extra_data.execution_time" => "[time]",
@@ -185,8 +188,35 @@ fn nim_zoo_is_graded_exactly_and_a_rerun_skips_only_what_is_unchanged() {
     let third = grade_class(&run, &|_| {}).unwrap();
     let regraded: Vec<&str> = third.graded.iter().map(|t| t.student.as_str()).collect();
     assert_eq!(regraded, ["nim-takes-zero"]);
-    assert_eq!(third.skipped, ["nim-correct"]);
+    assert_eq!(third.skipped, ["nim-correct", "nim-prints-markdown"]);
+    assert_printed_markdown_stays_fenced(&run);
     assert_reference_full_marks("nim");
+}
+
+/// `nim-prints-markdown` prints (and panics with) a code fence, a heading
+/// and an `<img>`: its feedback shows them, but only inside fences that
+/// they do not close.
+fn assert_printed_markdown_stays_fenced(run: &ClassRun) {
+    let md = read(&student_dir(&run.out, "nim-prints-markdown").join("feedback.md"));
+    // CommonMark's backtick fences: opened by 3 or more, closed by as many
+    // or more on a line of their own.
+    let (mut open, mut outside, mut fenced) = (None::<usize>, String::new(), String::new());
+    for line in md.lines() {
+        let ticks = line.len() - line.trim_start_matches('`').len();
+        match open {
+            Some(n) if ticks >= n && line[ticks..].trim().is_empty() => open = None,
+            Some(_) => fenced += &format!("{line}\n"),
+            None if ticks >= 3 => open = Some(ticks),
+            None => outside += &format!("{line}\n"),
+        }
+    }
+    assert_eq!(open, None, "a fence is left open:\n{md}");
+    assert!(
+        fenced.contains("```\n# Pwned\n<img src=x onerror=alert(1)>\n"),
+        "the output is shown verbatim:\n{md}"
+    );
+    assert!(!outside.contains("<img"), "raw HTML outside a fence:\n{md}");
+    assert!(!outside.contains("# Pwned"), "a heading of its own:\n{md}");
 }
 
 #[test]

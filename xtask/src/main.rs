@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use grader::class::{grade_class, ClassReport, ClassRun};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
 #[derive(Parser)]
@@ -59,9 +59,22 @@ enum Cmd {
     },
 }
 
-fn main() -> Result<()> {
+/// Runs the chore; an error is printed as one line, the message and each
+/// cause once (`error: a: b: c`), never with a backtrace (even with
+/// `RUST_BACKTRACE=1`, which `main` returning a `Result` would honour).
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
     let ws = workspace();
-    match Cli::parse().command {
+    match cli.command {
         Cmd::Grade {
             submissions,
             game,
@@ -72,8 +85,13 @@ fn main() -> Result<()> {
             reference,
             after_due_date,
         } => {
-            let grader = build_grader(&ws)?;
-            let mut run = ClassRun::new(&ws, &game, submissions.unwrap_or_default(), grader);
+            // Checked before the grader is built, which takes a while.
+            if let Some(folder) = &submissions {
+                std::fs::metadata(folder)
+                    .with_context(|| format!("cannot read {}", folder.display()))?;
+            }
+            let mut run =
+                ClassRun::new(&ws, &game, submissions.unwrap_or_default(), PathBuf::new());
             run.reference = reference;
             match out {
                 Some(out) => run.out = out,
@@ -84,6 +102,16 @@ fn main() -> Result<()> {
             }
             (run.jobs, run.only, run.force, run.after_due_date) =
                 (jobs, only, force, after_due_date);
+            // The course's files (settings, fixtures, keys) are checked
+            // before anything is built, the grader included.
+            grader::class::Prepared::load(
+                &run.config_path,
+                &run.game,
+                &run.fixtures_dir,
+                &run.keys_dir,
+                run.only.as_deref(),
+            )?;
+            run.grader_bin = build_grader(&ws)?;
             let report = grade_class(&run, &|line| eprintln!("{line}"))?;
             print!("{}", report.summary);
             println!("results in {}", run.out.display());
@@ -126,7 +154,10 @@ fn build_grader(ws: &Path) -> Result<PathBuf> {
 
 fn check_complete(report: &ClassReport, reference: bool) -> Result<()> {
     if !report.errors.is_empty() {
-        bail!("grading failed for: {}", report.errors.join("; "));
+        bail!(
+            "no final result (not the students' fault; the next run regrades them) for: {}",
+            report.errors.join("; ")
+        );
     }
     if reference {
         if let Some(r) = report.results.iter().find(|r| r.score < r.max_score) {
@@ -272,7 +303,11 @@ fn replay_rate(ws: &Path, run: &ClassRun, student: Option<&str>) -> Result<()> {
     let start = Instant::now();
     let mut played = 0;
     for _ in 0..ROUNDS {
-        for (f, key) in prepared.fixtures.iter().filter(|(f, _)| f.options.is_empty()) {
+        for (f, key) in prepared
+            .fixtures
+            .iter()
+            .filter(|(f, _)| f.options.is_empty())
+        {
             grader::key::walk(f, &game, |n, _, o| key.compare(n, o), |_, _, _| {})
                 .map_err(|d| anyhow::anyhow!("{}: {}", f.name, d.message))?;
             played += f.moves.len();
@@ -283,4 +318,30 @@ fn replay_rate(ws: &Path, run: &ClassRun, student: Option<&str>) -> Result<()> {
         played as f64 / start.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(errors: Vec<String>) -> ClassReport {
+        ClassReport {
+            results: Vec::new(),
+            graded: Vec::new(),
+            skipped: Vec::new(),
+            hidden: Vec::new(),
+            errors,
+            summary: String::new(),
+            moves_per_submission: 0,
+        }
+    }
+
+    #[test]
+    fn a_run_with_a_result_that_is_not_final_exits_with_an_error_naming_it() {
+        assert!(check_complete(&report(Vec::new()), false).is_ok());
+        let e = check_complete(&report(vec!["bo: killed by signal 9".into()]), false)
+            .unwrap_err()
+            .to_string();
+        assert!(e.ends_with("for: bo: killed by signal 9"), "{e}");
+    }
 }

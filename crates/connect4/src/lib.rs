@@ -43,6 +43,7 @@
 mod board;
 
 use board::Geometry;
+use game_api::text;
 use game_api::{
     Configurable, Game, IllegalMove, OptionSpec, Options, OptionsError, ParseMoveError, Player,
     Status, Value,
@@ -187,7 +188,10 @@ impl Position {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum DigitsError {
     /// The character at `position` (from 1) is not a column digit.
-    #[error("character {position} (`{found}`) is not a column: expected a digit from 1 to {cols}")]
+    #[error(
+        "character {position} (`{}`) is not a column: expected a digit from 1 to {cols}",
+        game_api::echo(&found.to_string())
+    )]
     NotAColumn {
         /// Where, counted from 1.
         position: usize,
@@ -196,8 +200,9 @@ pub enum DigitsError {
         /// How many columns the board has.
         cols: u32,
     },
-    /// The move at `position` (from 1) may not be played there.
-    #[error("character {position}: {source}")]
+    /// The move at `position` (from 1) may not be played there (why is
+    /// its `source`).
+    #[error("character {position}")]
     Illegal {
         /// Where, counted from 1.
         position: usize,
@@ -264,8 +269,10 @@ impl Connect4 {
         }
         if u64::from(cols) * (u64::from(rows) + 1) > 64 {
             return unsupported(format!(
-                "a board of {rows} rows and {cols} columns is too large: cols * (rows + 1) must be at most 64 \
+                "a board of {} and {} is too large: cols * (rows + 1) must be at most 64 \
                  (it is {})",
+                text::count(rows, "row"),
+                text::count(cols, "column"),
                 u64::from(cols) * (u64::from(rows) + 1)
             ));
         }
@@ -276,14 +283,17 @@ impl Connect4 {
         }
         if connect > rows.max(cols) {
             return unsupported(format!(
-                "connect={connect} cannot be reached on {rows} rows and {cols} columns: no line is that long"
+                "connect={connect} cannot be reached on {} and {}: no line is that long",
+                text::count(rows, "row"),
+                text::count(cols, "column")
             ));
         }
         let first_player_stones = (rows * cols).div_ceil(2);
         if first_player_stones < connect {
             return unsupported(format!(
                 "a {rows} x {cols} board is too small for connect={connect}: the first player only ever has \
-                 {first_player_stones} stones"
+                 {}",
+                text::count(first_player_stones, "stone")
             ));
         }
         let geo = Geometry::new(rows, cols, connect);
@@ -349,7 +359,9 @@ impl Connect4 {
     /// let err = game.state_from_digits("44x3").unwrap_err();
     /// assert_eq!(err.to_string(), "character 3 (`x`) is not a column: expected a digit from 1 to 7");
     /// let err = game.state_from_digits("4444444").unwrap_err();
-    /// assert_eq!(err.to_string(), "character 7: illegal move 4: column 4 is full");
+    /// assert_eq!(err.to_string(), "character 7"); // why: its source
+    /// let why = std::error::Error::source(&err).unwrap();
+    /// assert_eq!(why.to_string(), "illegal move 4: column 4 is full");
     /// ```
     ///
     /// # Errors
@@ -605,7 +617,11 @@ impl Game for Connect4 {
             .ok_or_else(|| {
                 ParseMoveError::new(
                     text,
-                    format!("there is no column {trimmed}: {}", expected()),
+                    format!(
+                        "there is no column {}: {}",
+                        game_api::echo(trimmed),
+                        expected()
+                    ),
                 )
             })
     }
@@ -746,9 +762,9 @@ impl Configurable for Connect4 {
     fn from_options(options: &Options) -> Result<Self, OptionsError> {
         options.check_known(&Self::option_specs())?;
         Connect4::new(
-            options.get_or("rows", 6)?,
-            options.get_or("cols", 7)?,
-            options.get_or("connect", 4)?,
+            options.get_number("rows", 6)?,
+            options.get_number("cols", 7)?,
+            options.get_number("connect", 4)?,
         )
     }
 

@@ -297,7 +297,10 @@ fn run_law<G: Game + ?Sized>(game: &G, law: &str, config: &KitConfig) -> Result<
                     candidates.push(m);
                 }
             };
-            p.states.iter().flat_map(|t| game.legal_moves(t)).for_each(&mut add);
+            p.states
+                .iter()
+                .flat_map(|t| game.legal_moves(t))
+                .for_each(&mut add);
             for mv in &legal {
                 for text in near_misses(&game.string_of_move(mv)) {
                     if let Ok(m) = game.move_of_string(&text) {

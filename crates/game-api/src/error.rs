@@ -1,6 +1,9 @@
 //! The error types shared by every game: each says what was wrong, in words
-//! a student can act on.
+//! a student can act on. Text that came from input is shown through
+//! [`echo`] (escaped, cut short); a cause kept as an error's `source` is not
+//! repeated in its message, so a chain of causes prints each one once.
 
+use crate::echo;
 use thiserror::Error;
 
 /// Text that is not a move in the game's notation.
@@ -11,7 +14,7 @@ use thiserror::Error;
 /// assert_eq!(e.to_string(), "`x9` is not a move: expected a column number from 1 to 7");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("`{input}` is not a move: {reason}")]
+#[error("`{}` is not a move: {reason}", echo(input))]
 pub struct ParseMoveError {
     /// The text as given.
     pub input: String,
@@ -37,7 +40,7 @@ impl ParseMoveError {
 /// assert_eq!(e.to_string(), "illegal move 4: column 4 is full");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("illegal move {mv}: {reason}")]
+#[error("illegal move {}: {reason}", echo(mv))]
 pub struct IllegalMove {
     /// The move, in the game's notation.
     pub mv: String,
@@ -59,7 +62,7 @@ impl IllegalMove {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum OptionsError {
     /// An option the game does not have.
-    #[error("unknown option `{name}` (known: {known})")]
+    #[error("unknown option `{}` (known: {known})", echo(name))]
     Unknown {
         /// The option as given.
         name: String,
@@ -67,7 +70,7 @@ pub enum OptionsError {
         known: String,
     },
     /// A value that does not parse.
-    #[error("option `{name}`: `{value}` is not valid: {reason}")]
+    #[error("option `{}`: `{}` is not valid: {reason}", echo(name), echo(value))]
     Invalid {
         /// The option.
         name: String,
@@ -77,18 +80,33 @@ pub enum OptionsError {
         reason: String,
     },
     /// An argument not of the form `name=value`.
-    #[error("`{0}` is not an option: expected name=value")]
+    #[error("`{}` is not an option: expected name=value", echo(.0))]
     Syntax(String),
+    /// An option given more than once.
+    #[error("option `{}` is given more than once", echo(.0))]
+    Repeated(String),
     /// Options that parse but that the game cannot play (a board too large...).
     #[error("{0}")]
     Unsupported(String),
 }
 
 /// A sequence of moves that cannot be replayed.
+///
+/// Its message names the move; what was wrong with it is its `source`
+/// (shown after it by `{:#}` in `anyhow`, or by walking the chain).
+///
+/// ```
+/// use game_api::{IllegalMove, ReplayError};
+/// use std::error::Error;
+/// let e = ReplayError::Illegal { index: 20, source: IllegalMove::new("1", "the game is over") };
+/// assert_eq!(e.to_string(), "move 20");
+/// assert_eq!(e.source().unwrap().to_string(), "illegal move 1: the game is over");
+/// assert_eq!(e.index(), 20);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ReplayError {
     /// Move number `index` (from 1) does not parse.
-    #[error("move {index}: {source}")]
+    #[error("move {index}")]
     Parse {
         /// Position of the move in the sequence, from 1.
         index: usize,
@@ -96,11 +114,21 @@ pub enum ReplayError {
         source: ParseMoveError,
     },
     /// Move number `index` (from 1) is illegal where it is played.
-    #[error("move {index}: {source}")]
+    #[error("move {index}")]
     Illegal {
         /// Position of the move in the sequence, from 1.
         index: usize,
         /// Why it is illegal.
         source: IllegalMove,
     },
+}
+
+impl ReplayError {
+    /// The number (from 1) of the move that failed.
+    #[must_use]
+    pub fn index(&self) -> usize {
+        match self {
+            ReplayError::Parse { index, .. } | ReplayError::Illegal { index, .. } => *index,
+        }
+    }
 }

@@ -124,11 +124,13 @@ pub mod conformance;
 mod error;
 mod options;
 mod player;
+pub mod text;
 pub mod transcript;
 
 pub use error::{IllegalMove, OptionsError, ParseMoveError, ReplayError};
-pub use options::{OptionSpec, Options};
+pub use options::{whole_number, OptionSpec, Options, WholeNumberError};
 pub use player::{Player, Status};
+pub use text::echo;
 
 use std::fmt::Debug;
 use std::hash::{Hash, Hasher};

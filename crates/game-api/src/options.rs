@@ -1,5 +1,9 @@
 //! Game options as `name=value` pairs: one representation shared by the
 //! command line (`rows=5`), data files (`[options]` tables) and the games.
+//!
+//! One rule for every game: an option is given at most once, and a whole
+//! number is written with ASCII digits only (no sign, no spaces inside, no
+//! `_`), read by [`whole_number`] or [`Options::get_number`].
 
 use crate::OptionsError;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -30,15 +34,52 @@ impl OptionSpec {
     }
 }
 
+/// Why a text is not a whole number (see [`whole_number`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WholeNumberError {
+    /// Not digits only (empty, a sign, a space, a letter...).
+    #[error("expected a whole number written with digits only")]
+    NotANumber,
+    /// Digits, but more than the type holds.
+    #[error("too large")]
+    TooLarge,
+}
+
+/// Reads a whole number the way every option does: ASCII digits only (no
+/// sign, no spaces, no `_`); the caller trims the text if it wants to.
+///
+/// ```
+/// use game_api::{whole_number, WholeNumberError};
+/// assert_eq!(whole_number::<u32>("05"), Ok(5));
+/// assert_eq!(whole_number::<u32>("+5"), Err(WholeNumberError::NotANumber));
+/// assert_eq!(whole_number::<u32>("-5"), Err(WholeNumberError::NotANumber));
+/// assert_eq!(whole_number::<u8>("300"), Err(WholeNumberError::TooLarge));
+/// ```
+///
+/// # Errors
+/// [`WholeNumberError`] saying which rule the text breaks.
+pub fn whole_number<T: TryFrom<u64>>(text: &str) -> Result<T, WholeNumberError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(WholeNumberError::NotANumber);
+    }
+    // Digits only: the parse fails only when the number is too large.
+    text.parse::<u64>()
+        .ok()
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or(WholeNumberError::TooLarge)
+}
+
 /// Named option values, kept as text and parsed by the game that reads them.
 ///
 /// ```
 /// use game_api::Options;
 /// let o = Options::parse_args(["rows=5", "cols=4"]).unwrap();
-/// assert_eq!(o.get_or::<u32>("rows", 6).unwrap(), 5);
-/// assert_eq!(o.get_or::<u32>("connect", 4).unwrap(), 4);
+/// assert_eq!(o.get_number::<u32>("rows", 6).unwrap(), 5);
+/// assert_eq!(o.get_number::<u32>("connect", 4).unwrap(), 4);
 /// assert!(o.get_or::<bool>("rows", false).is_err());
 /// assert_eq!(o.to_string(), "cols=4 rows=5");
+/// assert!(Options::parse_args(["rows=5", "rows=6"]).is_err());
+/// assert!(Options::parse_args(["rows=+5"]).unwrap().get_number::<u32>("rows", 6).is_err());
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Options(BTreeMap<String, String>);
@@ -60,7 +101,8 @@ impl Options {
     /// Reads `name=value` arguments, as given on the command line.
     ///
     /// # Errors
-    /// [`OptionsError::Syntax`] for an argument without `=` or with an empty name.
+    /// [`OptionsError::Syntax`] for an argument without `=` or with an empty
+    /// name, [`OptionsError::Repeated`] for an option given twice.
     pub fn parse_args<I, S>(args: I) -> Result<Self, OptionsError>
     where
         I: IntoIterator<Item = S>,
@@ -71,7 +113,11 @@ impl Options {
             let arg = arg.as_ref();
             match arg.split_once('=') {
                 Some((name, value)) if !name.trim().is_empty() => {
-                    map.insert(name.trim().to_owned(), value.trim().to_owned());
+                    let name = name.trim();
+                    if map.contains_key(name) {
+                        return Err(OptionsError::Repeated(name.to_owned()));
+                    }
+                    map.insert(name.to_owned(), value.trim().to_owned());
                 }
                 _ => return Err(OptionsError::Syntax(arg.to_owned())),
             }
@@ -85,7 +131,9 @@ impl Options {
         self.0.get(name).map(String::as_str)
     }
 
-    /// The option parsed as `T`, or `default` when not given.
+    /// The option parsed as `T` by its [`FromStr`], or `default` when not
+    /// given. For whole numbers use [`Options::get_number`], which follows
+    /// the options' rule (`FromStr` for integers accepts `+5`).
     ///
     /// # Errors
     /// [`OptionsError::Invalid`] when the text does not parse as `T`.
@@ -96,6 +144,23 @@ impl Options {
         match self.0.get(name) {
             None => Ok(default),
             Some(text) => text.parse().map_err(|e: T::Err| OptionsError::Invalid {
+                name: name.to_owned(),
+                value: text.clone(),
+                reason: e.to_string(),
+            }),
+        }
+    }
+
+    /// The option as a whole number (digits only, see [`whole_number`]), or
+    /// `default` when not given.
+    ///
+    /// # Errors
+    /// [`OptionsError::Invalid`] for anything but digits, or a number too
+    /// large for `T`.
+    pub fn get_number<T: TryFrom<u64>>(&self, name: &str, default: T) -> Result<T, OptionsError> {
+        match self.0.get(name) {
+            None => Ok(default),
+            Some(text) => whole_number(text).map_err(|e| OptionsError::Invalid {
                 name: name.to_owned(),
                 value: text.clone(),
                 reason: e.to_string(),
@@ -217,6 +282,14 @@ mod tests {
             Err(OptionsError::Syntax("rows".into()))
         );
         assert!(Options::parse_args(["=3"]).is_err());
+    }
+
+    #[test]
+    fn an_option_given_twice_is_refused() {
+        assert_eq!(
+            Options::parse_args(["rows=5", " rows = 6"]),
+            Err(OptionsError::Repeated("rows".into()))
+        );
     }
 
     #[test]

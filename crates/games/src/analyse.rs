@@ -10,7 +10,7 @@ use crate::render::{self, frame, paint, DIM, STRONG};
 use crate::spec::AiLimits;
 use anyhow::Context;
 use game_api::{Configurable, Game, Player, Status, Value};
-use players::{Engine, EngineConfig};
+use players::{Engine, EngineConfig, TableSizeError};
 use std::fmt::Write;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -64,7 +64,7 @@ impl GameCommand for Command<'_> {
         let mut out = anstream::stdout();
         std::io::Write::write_all(
             &mut out,
-            report(&game, &start.state, &heading, limits).as_bytes(),
+            report(&game, &start.state, &heading, limits)?.as_bytes(),
         )?;
         Ok(ExitCode::SUCCESS)
     }
@@ -87,10 +87,16 @@ pub struct Row {
 /// player to move, and the move the AI would play. Each move's search and
 /// the AI's own search get `limits` (a time limit is split evenly between
 /// them all).
-#[must_use]
-pub fn table<G: Game>(game: &G, state: &G::State, limits: AiLimits) -> (Vec<Row>, Option<String>) {
+///
+/// # Errors
+/// [`TableSizeError`] when the engine's table cannot be allocated.
+pub fn table<G: Game>(
+    game: &G,
+    state: &G::State,
+    limits: AiLimits,
+) -> Result<(Vec<Row>, Option<String>), TableSizeError> {
     let Status::Ongoing(player) = game.game_status(state) else {
-        return (Vec::new(), None);
+        return Ok((Vec::new(), None));
     };
     let moves = game.legal_moves(state);
     let searches = u32::try_from(moves.len() + 1).unwrap_or(u32::MAX);
@@ -106,7 +112,7 @@ pub fn table<G: Game>(game: &G, state: &G::State, limits: AiLimits) -> (Vec<Row>
     };
     // One engine for every move's position: what it learns about one
     // position (its table) helps with the next.
-    let mut below = engine(limits.depth.map(|d| d - 1));
+    let mut below = engine(limits.depth.map(|d| d - 1))?;
     let mut rows: Vec<Row> = moves
         .iter()
         .filter_map(|mv| {
@@ -132,23 +138,30 @@ pub fn table<G: Game>(game: &G, state: &G::State, limits: AiLimits) -> (Vec<Row>
     // Best first for the player to move; a stable sort keeps the game's
     // order among equals.
     rows.sort_by_key(|r| -player.sign() * r.value);
-    let choice = engine(limits.depth)
+    let choice = engine(limits.depth)?
         .search(game, state)
         .map(|(mv, _)| game.string_of_move(&mv));
-    (rows, choice)
+    Ok((rows, choice))
 }
 
 /// The whole report: the position, the table and the AI's choice.
-#[must_use]
-pub fn report<G: Game>(game: &G, state: &G::State, heading: &str, limits: AiLimits) -> String {
+///
+/// # Errors
+/// [`TableSizeError`] when the engine's table cannot be allocated.
+pub fn report<G: Game>(
+    game: &G,
+    state: &G::State,
+    heading: &str,
+    limits: AiLimits,
+) -> Result<String, TableSizeError> {
     let mut out = String::new();
     let _ = writeln!(out, "{}", paint(STRONG, heading));
     out.push_str(&frame(game, state, None));
     let Status::Ongoing(player) = game.game_status(state) else {
         let _ = writeln!(out, "The game is over: there is nothing to choose.");
-        return out;
+        return Ok(out);
     };
-    let (rows, choice) = table(game, state, limits);
+    let (rows, choice) = table(game, state, limits)?;
     let goal = if player == Player::P1 {
         "largest"
     } else {
@@ -182,7 +195,10 @@ pub fn report<G: Game>(game: &G, state: &G::State, heading: &str, limits: AiLimi
                 _ => "exact: draw".to_owned(),
             }
         } else {
-            format!("estimated, {} plies deep", row.depth + 1)
+            match row.depth + 1 {
+                1 => "estimated, 1 ply deep".to_owned(),
+                plies => format!("estimated, {plies} plies deep"),
+            }
         };
         let _ = writeln!(out, "{:<width$}  {:>6}  {how}", row.mv, signed(row.value));
     }
@@ -194,7 +210,7 @@ pub fn report<G: Game>(game: &G, state: &G::State, heading: &str, limits: AiLimi
             let _ = writeln!(out, "\nThe AI finds no move.");
         }
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -213,11 +229,13 @@ mod tests {
         let (rows, choice) = table(
             &game,
             &game.initial_state(),
+            // No limit: exact values must not depend on how busy the machine is.
             AiLimits {
                 depth: None,
-                time: Some(Duration::from_secs(5)),
+                time: None,
             },
-        );
+        )
+        .unwrap();
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].mv, "2");
         assert!(rows.iter().all(|r| r.exact), "{rows:?}");
@@ -239,11 +257,13 @@ mod tests {
         let (rows, _) = table(
             &game,
             &game.initial_state(),
+            // No limit: exact values must not depend on how busy the machine is.
             AiLimits {
                 depth: None,
-                time: Some(Duration::from_secs(20)),
+                time: None,
             },
-        );
+        )
+        .unwrap();
         let winning: Vec<&str> = rows
             .iter()
             .filter(|r| r.value > 0)
@@ -264,7 +284,8 @@ mod tests {
                 depth: Some(1),
                 time: None,
             },
-        );
+        )
+        .unwrap();
         assert_eq!(rows.len(), 7);
         assert!(rows.iter().all(|r| !r.exact));
         // Player 1 to move: sorted from largest value down.

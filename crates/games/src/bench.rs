@@ -29,8 +29,9 @@ pub struct Args {
     /// of Test_L1_R3, which takes hours in full).
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
-    /// Memory for the engine's transposition table, in MiB.
-    #[arg(long, default_value_t = 64, value_name = "MIB")]
+    /// Memory for the engine's transposition table, in MiB (from 1 to half
+    /// of this machine's memory).
+    #[arg(long, default_value_t = 64, value_name = "MIB", value_parser = crate::spec::table_megabytes)]
     table_mb: usize,
 }
 
@@ -108,7 +109,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let mut engine = Engine::new(EngineConfig {
         table_megabytes: args.table_mb,
         ..EngineConfig::default()
-    });
+    })?;
     let mut out = std::io::stdout().lock();
     writeln!(
         out,

@@ -53,7 +53,21 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
     };
     outcome.unwrap_or_else(|e| {
+        if closed_pipe(&e) {
+            // `games replay --all | head`: the reader has what it wanted.
+            return ExitCode::SUCCESS;
+        }
+        // Each cause once: messages never repeat their source's text.
         eprintln!("error: {e:#}");
         ExitCode::FAILURE
+    })
+}
+
+/// Whether the error is stdout (or another pipe) closed by its reader.
+fn closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
 }

@@ -5,7 +5,7 @@
 //! that is not a move on its own is joined with the next one. Connect-4 also
 //! takes the benchmark files' compact form, one digit per move (`4453`).
 
-use anyhow::{anyhow, Result};
+use anyhow::Result;
 use game_api::{replay, Configurable, Game, Player, Status};
 
 /// The position after `text` (moves separated by spaces) from the start.
@@ -63,7 +63,7 @@ pub fn split_moves<G: Game>(game: &G, text: &str) -> Vec<String> {
 /// # Errors
 /// Names the first move (counting from 1) that does not parse or is illegal.
 pub fn reach<G: Game, S: AsRef<str>>(game: &G, moves: &[S]) -> Result<Reached<G>> {
-    let states = replay(game, moves).map_err(|e| anyhow!("{e}"))?;
+    let states = replay(game, moves)?;
     let last = states.len() - 1;
     let to_move = match game.game_status(&states[last]) {
         Status::Ongoing(p) => p,

@@ -12,7 +12,9 @@ use crate::spec::{AiLimits, PlayerSpec};
 use game_api::transcript::{Players, Transcript, TranscriptError};
 use game_api::{Configurable, Game, IllegalMove, Player, Status, Value};
 use indicatif::{ProgressBar, ProgressStyle};
-use players::{Agent, Decision, Engine, EngineConfig, Human, Minimax, RandomAgent, SearchInfo};
+use players::{
+    Agent, Decision, Engine, EngineConfig, Human, Minimax, RandomAgent, SearchInfo, TableSizeError,
+};
 use std::cell::{Cell, RefCell};
 use std::hash::BuildHasher;
 use std::io::{self, BufRead, IsTerminal, Read, Write};
@@ -36,9 +38,9 @@ pub struct Args {
     /// Player 2, as for --p1.
     #[arg(long, default_value = "ai", value_name = "PLAYER")]
     p2: PlayerSpec,
-    /// Seed for random players and the engine's tie-breaking (default: a
-    /// fresh one, recorded with --record).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=i64::MAX.unsigned_abs()))]
+    /// Seed for random players and the engine's tie-breaking, from 0 to
+    /// 2^64-1 (default: a fresh one, recorded with --record).
+    #[arg(long)]
     seed: Option<u64>,
     /// Record the game as a transcript (TOML, the grader's fixture format).
     #[arg(long, value_name = "FILE")]
@@ -65,7 +67,8 @@ impl GameCommand for Command<'_> {
 
 /// Plays `game` on the terminal as `args` say; returns the outcome.
 fn play<G: Game + Configurable>(game: &G, args: &Args) -> Result<Outcome, PlayError> {
-    // A fresh seed when none is given; below 2^63, as transcripts (TOML) hold it.
+    // A fresh seed when none is given; below 2^63, so records hold it as a
+    // TOML integer (larger ones are written as text).
     let seed = args
         .seed
         .unwrap_or_else(|| std::collections::hash_map::RandomState::new().hash_one(0u8) >> 1);
@@ -89,14 +92,14 @@ fn play<G: Game + Configurable>(game: &G, args: &Args) -> Result<Outcome, PlayEr
         seats: [
             Seat {
                 spec: args.p1.clone(),
-                agent: agent(&args.p1, seed, &human),
+                agent: agent(&args.p1, seed, &human)?,
             },
             Seat {
                 spec: args.p2.clone(),
-                agent: agent(&args.p2, seed.wrapping_add(1), &human),
+                agent: agent(&args.p2, seed.wrapping_add(1), &human)?,
             },
         ],
-        hinter: Box::new(engine(ai_limits, seed, false)),
+        hinter: Box::new(engine(ai_limits, seed, false)?),
         input_ended,
         record: args.record.clone(),
         seed,
@@ -112,7 +115,11 @@ fn play<G: Game + Configurable>(game: &G, args: &Args) -> Result<Outcome, PlayEr
 }
 
 /// The engine with `limits`, breaking ties at random from `seed` when asked.
-fn engine<G: Game>(limits: AiLimits, seed: u64, random_ties: bool) -> Engine<G> {
+fn engine<G: Game>(
+    limits: AiLimits,
+    seed: u64,
+    random_ties: bool,
+) -> Result<Engine<G>, TableSizeError> {
     Engine::new(EngineConfig {
         max_depth: limits.depth,
         time_limit: limits.time,
@@ -127,13 +134,13 @@ fn agent<'a, G: Game + 'a, H: Agent<G> + 'a>(
     spec: &PlayerSpec,
     seed: u64,
     human: &Rc<RefCell<H>>,
-) -> Box<dyn Agent<G> + 'a> {
-    match spec {
+) -> Result<Box<dyn Agent<G> + 'a>, TableSizeError> {
+    Ok(match spec {
         PlayerSpec::Human => Box::new(Shared(Rc::clone(human))),
         PlayerSpec::Random => Box::new(RandomAgent::new(seed)),
         PlayerSpec::Minimax { depth } => Box::new(Minimax::new(Some(*depth))),
-        PlayerSpec::Ai(limits) => Box::new(engine(*limits, seed, true)),
-    }
+        PlayerSpec::Ai(limits) => Box::new(engine(*limits, seed, true)?),
+    })
 }
 
 /// One agent playing several seats (the keyboard in a human vs human game).
@@ -178,7 +185,7 @@ impl Outcome {
 #[derive(Debug, Error)]
 pub enum PlayError {
     /// A program chose a move the game refuses: a bug in that player.
-    #[error("{player} ({agent}) chose a move the game refuses: {source}")]
+    #[error("{player} ({agent}) chose a move the game refuses")]
     AgentIllegal {
         /// The side that moved.
         player: Player,
@@ -198,11 +205,14 @@ pub enum PlayError {
         what: &'static str,
     },
     /// The record file could not be written.
-    #[error("cannot record the game: {0}")]
+    #[error("cannot record the game")]
     Record(#[from] TranscriptError),
     /// The terminal could not be written.
-    #[error("cannot write the game: {0}")]
+    #[error("cannot write the game")]
     Output(#[from] io::Error),
+    /// The engine's table could not be allocated.
+    #[error("cannot start the engine")]
+    Engine(#[from] TableSizeError),
 }
 
 /// One side of the match: what was asked for and the agent playing it.
@@ -486,8 +496,8 @@ fn think<T>(show: bool, message: String, work: impl FnOnce() -> T) -> T {
     })
 }
 
-/// Input that remembers whether it has ended, so the match can tell end of
-/// input from `quit` (both make a human resign).
+/// Input that remembers whether it has ended (or cannot be read), so the
+/// match can tell end of input from `quit` (both make a human resign).
 pub struct WatchEnd<R> {
     inner: R,
     ended: Rc<Cell<bool>>,
@@ -500,23 +510,45 @@ impl<R> WatchEnd<R> {
     }
 }
 
+/// Whether a read error means the input is gone (not a retry).
+fn lost(e: &io::Error) -> bool {
+    e.kind() != io::ErrorKind::Interrupted
+}
+
 impl<R: Read> Read for WatchEnd<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        if n == 0 && !buf.is_empty() {
-            self.ended.set(true);
+        match self.inner.read(buf) {
+            Ok(0) if !buf.is_empty() => {
+                self.ended.set(true);
+                Ok(0)
+            }
+            Err(e) if lost(&e) => {
+                // A folder as stdin...: abandoned, never resigned for the person.
+                self.ended.set(true);
+                Err(e)
+            }
+            other => other,
         }
-        Ok(n)
     }
 }
 
 impl<R: BufRead> BufRead for WatchEnd<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        let buf = self.inner.fill_buf()?;
-        if buf.is_empty() {
-            self.ended.set(true);
+        let ended = &self.ended;
+        match self.inner.fill_buf() {
+            Ok(buf) => {
+                if buf.is_empty() {
+                    ended.set(true);
+                }
+                Ok(buf)
+            }
+            Err(e) => {
+                if lost(&e) {
+                    ended.set(true);
+                }
+                Err(e)
+            }
         }
-        Ok(buf)
     }
     fn consume(&mut self, amount: usize) {
         self.inner.consume(amount);
@@ -560,14 +592,17 @@ mod tests {
                     agent: p2.1,
                 },
             ],
-            hinter: Box::new(engine(
-                AiLimits {
-                    depth: Some(2),
-                    time: None,
-                },
-                0,
-                false,
-            )),
+            hinter: Box::new(
+                engine(
+                    AiLimits {
+                        depth: Some(2),
+                        time: None,
+                    },
+                    0,
+                    false,
+                )
+                .unwrap(),
+            ),
             input_ended,
             record: None,
             seed: 0,
@@ -586,8 +621,14 @@ mod tests {
         )));
         let game = Connect4::default();
         let mut m = session(
-            (PlayerSpec::Human, agent(&PlayerSpec::Human, 0, &keyboard)),
-            (PlayerSpec::Human, agent(&PlayerSpec::Human, 0, &keyboard)),
+            (
+                PlayerSpec::Human,
+                agent(&PlayerSpec::Human, 0, &keyboard).unwrap(),
+            ),
+            (
+                PlayerSpec::Human,
+                agent(&PlayerSpec::Human, 0, &keyboard).unwrap(),
+            ),
             ended,
         );
         let mut out = Vec::new();

@@ -6,7 +6,7 @@
 //! to the program is one line in [`run_game`] and one in [`NAMES`].
 
 use anyhow::{bail, Context, Result};
-use game_api::{Configurable, Game, Options};
+use game_api::{echo, Configurable, Game, Options};
 
 /// The games, as named on the command line.
 pub const NAMES: [&str; 3] = [
@@ -38,7 +38,8 @@ pub fn run_game<C: GameCommand, S: AsRef<str>>(
         }
         connect4::Connect4::NAME => command.run(build::<connect4::Connect4>(&options)?),
         other => bail!(
-            "unknown game `{other}` (the games are: {})",
+            "unknown game `{}` (the games are: {})",
+            echo(other),
             NAMES.join(", ")
         ),
     }

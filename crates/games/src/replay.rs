@@ -4,9 +4,9 @@
 
 use crate::registry::{run_game, GameCommand};
 use crate::render::{self, frame, paint, DIM};
-use anyhow::Context;
+use game_api::text::{count, read_line, Line, LINE_LIMIT};
 use game_api::transcript::Transcript;
-use game_api::{Configurable, Game, Player, ReplayError};
+use game_api::{echo, Configurable, Game, Player, ReplayError};
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -25,8 +25,10 @@ pub struct Args {
 /// Runs `games replay`.
 ///
 /// # Errors
-/// A file that cannot be read, is not a transcript, names an unknown game
-/// or holds a bad move: the message names the file (and line, or move).
+/// A file that cannot be read (not a regular file, too large, not UTF-8),
+/// is not a transcript, names an unknown game or options the game refuses,
+/// or holds a bad move: the message names the file (and the line and
+/// column, for the text and the moves).
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let transcript = Transcript::load(&args.file)?;
     let options: Vec<String> = transcript
@@ -42,7 +44,15 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             transcript: &transcript,
         },
     )
-    .with_context(|| format!("cannot replay {}", args.file.display()))
+    .map_err(|e| {
+        // A bad move names its place already; the game or its options
+        // are named with the file.
+        if e.is::<ShowError>() {
+            e
+        } else {
+            e.context(args.file.display().to_string())
+        }
+    })
 }
 
 struct Command<'a> {
@@ -72,15 +82,15 @@ impl GameCommand for Command<'_> {
 #[derive(Debug, Error)]
 pub enum ShowError {
     /// A move does not parse or is illegal where it is played.
-    #[error("{path}: {source}")]
+    #[error("{at}")]
     Replay {
-        /// The file.
-        path: String,
+        /// Where the move is written: `file:line:column` (or the file).
+        at: String,
         /// The first move that fails.
         source: ReplayError,
     },
     /// The terminal could not be written or read.
-    #[error("{0}")]
+    #[error("cannot show the game")]
     Io(#[from] io::Error),
 }
 
@@ -104,7 +114,9 @@ pub fn show<G: Game + Configurable>(
     let states = transcript
         .replay(game)
         .map_err(|source| ShowError::Replay {
-            path: path.display().to_string(),
+            at: transcript
+                .move_location(source.index())
+                .map_or_else(|| path.display().to_string(), |at| at.to_string()),
             source,
         })?;
     writeln!(out, "{}", paint(render::STRONG, &heading(game, transcript)))?;
@@ -118,15 +130,14 @@ pub fn show<G: Game + Configurable>(
                 paint(DIM, "Press Enter for the next move (q to stop): ")
             )?;
             out.flush()?;
-            let mut line = String::new();
-            let read = input.read_line(&mut line)?;
-            if read == 0 || piped {
+            let line = read_line(input, LINE_LIMIT)?;
+            if line == Line::End || piped {
                 writeln!(out)?;
             }
-            if read == 0 {
-                waiting = false;
-            } else if line.trim().eq_ignore_ascii_case("q") {
-                return Ok(());
+            match line {
+                Line::End => waiting = false,
+                Line::Text(text) if text.trim().eq_ignore_ascii_case("q") => return Ok(()),
+                _ => {}
             }
         }
         // `replay` parsed every move already; parsing is repeatable.
@@ -147,14 +158,19 @@ pub fn show<G: Game + Configurable>(
 
 /// "connect4 (cols=7 connect=4 rows=6), 12 moves: Player 1 (X) human vs Player 2 (O) ai, seed 7".
 fn heading<G: Game + Configurable>(game: &G, t: &Transcript) -> String {
-    let mut text = format!("{} ({}), {} moves", G::NAME, game.options(), t.moves.len());
+    let mut text = format!(
+        "{} ({}), {}",
+        G::NAME,
+        game.options(),
+        count(t.moves.len() as u64, "move")
+    );
     if let Some(players) = &t.players {
         text.push_str(&format!(
             ": {} {} vs {} {}",
             game.string_of_player(Player::P1),
-            players.p1,
+            echo(&players.p1),
             game.string_of_player(Player::P2),
-            players.p2
+            echo(&players.p2)
         ));
     }
     if let Some(seed) = t.seed {

@@ -2,6 +2,7 @@
 //! `minimax:depth=4`, `ai:time=500ms`): parsed once into [`PlayerSpec`], so
 //! the rest of the program never sees a malformed player.
 
+use game_api::{echo, whole_number};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -68,10 +69,14 @@ impl fmt::Display for AiLimits {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SpecError {
     /// The kind before the first `:` is not a player.
-    #[error("unknown player `{0}`: expected human, random, minimax[:depth=N] or ai[:depth=N][:time=DURATION]")]
+    #[error("unknown player `{}`: expected human, random, minimax[:depth=N] or ai[:depth=N][:time=DURATION]", echo(.0))]
     UnknownKind(String),
     /// A `name=value` part the player does not take.
-    #[error("player `{kind}` has no setting `{part}` (it takes: {takes})")]
+    #[error(
+        "player `{}` has no setting `{}` (it takes: {takes})",
+        echo(kind),
+        echo(part)
+    )]
     UnknownSetting {
         /// The player kind.
         kind: String,
@@ -81,10 +86,14 @@ pub enum SpecError {
         takes: &'static str,
     },
     /// A depth that is not a positive whole number.
-    #[error("`depth={0}` is not a depth: expected a whole number of plies from 1")]
+    #[error("`depth={}` is not a depth: expected a whole number of plies from 1", echo(.0))]
     BadDepth(String),
     /// A duration that does not parse.
-    #[error("`time={value}` is not a duration ({reason}): write e.g. 500ms, 2s or 1m")]
+    #[error(
+        "`time={}` is not a duration ({}): write e.g. 500ms, 2s or 1m",
+        echo(value),
+        echo(reason)
+    )]
     BadTime {
         /// The text as given.
         value: String,
@@ -92,7 +101,7 @@ pub enum SpecError {
         reason: String,
     },
     /// A setting given twice.
-    #[error("`{0}` is given twice")]
+    #[error("`{}` is given twice", echo(.0))]
     Repeated(String),
 }
 
@@ -126,7 +135,7 @@ impl FromStr for PlayerSpec {
             }
             match name {
                 "depth" => {
-                    let d = value.trim().parse::<u32>().ok().filter(|d| *d > 0);
+                    let d = whole_number::<u32>(value.trim()).ok().filter(|d| *d > 0);
                     let d = d.ok_or_else(|| SpecError::BadDepth(value.trim().to_owned()))?;
                     if depth.replace(d).is_some() {
                         return Err(SpecError::Repeated("depth".into()));
@@ -168,6 +177,22 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Ai(limits) => write!(f, "ai:{limits}"),
         }
     }
+}
+
+/// Reads `--table-mb`: a whole number of MiB that the engine accepts
+/// (`players::check_table_megabytes`, the one check of table sizes).
+///
+/// # Errors
+/// The reason, for clap to show with the option's name.
+pub fn table_megabytes(text: &str) -> Result<usize, String> {
+    let megabytes = game_api::whole_number::<usize>(text.trim()).map_err(|e| {
+        format!(
+            "{e}: give the table's size in MiB, from {} to {}",
+            players::MIN_TABLE_MEGABYTES,
+            players::max_table_megabytes()
+        )
+    })?;
+    players::check_table_megabytes(megabytes).map_err(|e| e.to_string())
 }
 
 impl PlayerSpec {

@@ -2,28 +2,15 @@
 //! on standard input, programs made reproducible with depth limits and
 //! seeds (never time limits), and recordings read back.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{games, scratch};
 use game_api::transcript::Transcript;
 use predicates::prelude::*;
 use std::io::{Read, Write};
-use std::path::PathBuf;
 use std::process::{Child, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
-
-fn games() -> Command {
-    let mut cmd = Command::cargo_bin("games").unwrap();
-    cmd.env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
-    cmd
-}
-
-/// A fresh, empty scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("games-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// The "Move N: ... played M" lines of an output, which say what was played.
 fn move_lines(output: &str) -> Vec<String> {

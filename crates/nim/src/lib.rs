@@ -34,9 +34,10 @@
 
 #![warn(missing_docs)]
 
+use game_api::text::count;
 use game_api::{
-    Configurable, Game, IllegalMove, OptionSpec, Options, OptionsError, ParseMoveError, Player,
-    Status, Value,
+    echo, whole_number, Configurable, Game, IllegalMove, OptionSpec, Options, OptionsError,
+    ParseMoveError, Player, Status, Value, WholeNumberError,
 };
 use std::fmt;
 use std::num::NonZeroU32;
@@ -315,26 +316,9 @@ fn join_piles(piles: &[u32]) -> String {
         .join(",")
 }
 
-fn plural(n: u32, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
-    }
-}
-
-/// Why text is not a count.
-enum CountError {
-    NotANumber,
-    TooLarge,
-}
-
-/// Reads a whole number written with digits only (no sign, no spaces).
-fn parse_count(text: &str) -> Result<u32, CountError> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(CountError::NotANumber);
-    }
-    text.parse().map_err(|_| CountError::TooLarge)
+/// Reads a whole number as every option does (digits only, no sign).
+fn parse_count(text: &str) -> Result<u32, WholeNumberError> {
+    whole_number(text)
 }
 
 fn parse_piles(text: &str) -> Result<Vec<u32>, OptionsError> {
@@ -347,15 +331,15 @@ fn parse_piles(text: &str) -> Result<Vec<u32>, OptionsError> {
         .enumerate()
         .map(|(i, part)| match parse_count(part.trim()) {
             Ok(n) => Ok(n),
-            Err(CountError::NotANumber) => Err(invalid(format!(
+            Err(WholeNumberError::NotANumber) => Err(invalid(format!(
                 "pile {}: `{}` is not a whole number of stones (write sizes like 3,4,5)",
                 i + 1,
-                part.trim()
+                echo(part.trim())
             ))),
-            Err(CountError::TooLarge) => Err(invalid(format!(
+            Err(WholeNumberError::TooLarge) => Err(invalid(format!(
                 "pile {}: `{}` is too large, at most {MAX_PILE_SIZE} stones are supported",
                 i + 1,
-                part.trim()
+                echo(part.trim())
             ))),
         })
         .collect()
@@ -370,10 +354,10 @@ fn parse_max_take(text: &str) -> Result<u32, OptionsError> {
         name: "max_take".to_owned(),
         value: text.to_owned(),
         reason: match e {
-            CountError::NotANumber => {
+            WholeNumberError::NotANumber => {
                 "expected a whole number of stones, or 0 or none for no limit"
             }
-            CountError::TooLarge => "too large: use 0 or none for no limit",
+            WholeNumberError::TooLarge => "too large: use 0 or none for no limit",
         }
         .to_owned(),
     })
@@ -417,13 +401,13 @@ impl Game for Nim {
             return Err(illegal(format!(
                 "there is no pile {}: this game has {}",
                 mv.pile(),
-                plural(u32::from(state.count), "pile")
+                count(u32::from(state.count), "pile")
             )));
         };
         if let Some(k) = self.max_take.filter(|k| mv.take > *k) {
             return Err(illegal(format!(
                 "a move takes at most {}",
-                plural(k.get(), "stone")
+                count(k.get(), "stone")
             )));
         }
         if n == 0 {
@@ -433,7 +417,7 @@ impl Game for Nim {
             return Err(illegal(format!(
                 "pile {} has only {}",
                 mv.pile(),
-                plural(n, "stone")
+                count(n, "stone")
             )));
         }
         let mut next = *state;
@@ -527,18 +511,20 @@ impl Game for Nim {
             }
             None => 1,
             Some(p) => match parse_count(p) {
-                Err(CountError::NotANumber) => {
+                Err(WholeNumberError::NotANumber) => {
                     return Err(fail(format!(
-                        "`{p}` is not a pile number: {}",
+                        "`{}` is not a pile number: {}",
+                        echo(p),
                         self.expected()
                     )))
                 }
                 Ok(0) => return Err(fail("piles are numbered from 1".to_owned())),
                 Ok(n) if n <= u32::from(self.start.count) => n as usize,
-                Ok(_) | Err(CountError::TooLarge) => {
+                Ok(_) | Err(WholeNumberError::TooLarge) => {
                     return Err(fail(format!(
-                        "there is no pile {p}: this game has {}",
-                        plural(u32::from(self.start.count), "pile")
+                        "there is no pile {}: this game has {}",
+                        echo(p),
+                        count(self.start.count, "pile")
                     )))
                 }
             },
@@ -546,15 +532,17 @@ impl Game for Nim {
         let take = match parse_count(take_text) {
             Ok(0) => return Err(fail("a move takes at least 1 stone".to_owned())),
             Ok(n) => n,
-            Err(CountError::NotANumber) => {
+            Err(WholeNumberError::NotANumber) => {
                 return Err(fail(format!(
-                    "`{take_text}` is not a number of stones: {}",
+                    "`{}` is not a number of stones: {}",
+                    echo(take_text),
                     self.expected()
                 )))
             }
-            Err(CountError::TooLarge) => {
+            Err(WholeNumberError::TooLarge) => {
                 return Err(fail(format!(
-                    "`{take_text}` stones is more than any pile holds"
+                    "`{}` stones is more than any pile holds",
+                    echo(take_text)
                 )))
             }
         };

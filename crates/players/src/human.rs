@@ -3,17 +3,21 @@
 //! The human reads from any [`BufRead`] and writes to any [`Write`], so the
 //! same code serves a terminal (stdin/stdout) and tests (a byte string and a
 //! `Vec<u8>`). Whatever is typed, it never panics: nonsense and illegal
-//! moves get the reason and the legal moves, then a new prompt; the end of
-//! input is a resignation.
+//! moves, lines that are not UTF-8 text and overlong lines get the reason
+//! (the input echoed escaped and cut short) and the legal moves, in the
+//! game's natural order and summarised, then a new prompt; the end of
+//! input is a resignation, said by the caller.
 
 use crate::{Agent, Decision};
+use game_api::text::{list_moves, read_line, Line, LINE_LIMIT};
 use game_api::{Game, Status};
 use std::io::{self, BufRead, Write};
 
 /// A player who types moves in the game's notation.
 ///
 /// Besides moves it understands `help` or `?` (the legal moves), `undo`,
-/// `hint` and `quit` (which resigns, as does the end of input).
+/// `hint` and `quit` (which resigns, as does the end of input, silently:
+/// the caller says what the end of input means).
 ///
 /// ```
 /// use game_api::Game;
@@ -77,11 +81,20 @@ impl<R: BufRead, W: Write> Human<R, W> {
         loop {
             write!(self.output, "{who}, your move: ")?;
             self.output.flush()?;
-            let mut line = String::new();
-            if self.input.read_line(&mut line)? == 0 {
-                writeln!(self.output, "\nend of input: {who} resigns")?;
-                return Ok(Decision::Resign);
-            }
+            let line = match read_line(&mut self.input, LINE_LIMIT)? {
+                Line::Text(line) => line,
+                Line::End => return Ok(Decision::Resign),
+                Line::NotUtf8 { at } => {
+                    let reason = format!("that line is not UTF-8 text (a bad byte at {at})");
+                    self.refuse(game, state, &reason)?;
+                    continue;
+                }
+                Line::TooLong { bytes } => {
+                    let reason = format!("that line is {bytes} bytes long, more than any move");
+                    self.refuse(game, state, &reason)?;
+                    continue;
+                }
+            };
             let text = line.trim();
             match text.to_ascii_lowercase().as_str() {
                 "" => continue,
@@ -105,19 +118,26 @@ impl<R: BufRead, W: Write> Human<R, W> {
                 },
                 Err(e) => e.to_string(),
             };
-            writeln!(self.output, "{reason}")?;
-            writeln!(self.output, "{}", legal_moves_line(game, state))?;
+            self.refuse(game, state, &reason)?;
         }
     }
 }
 
+impl<R: BufRead, W: Write> Human<R, W> {
+    /// Says why the line was refused, then the legal moves.
+    fn refuse<G: Game>(&mut self, game: &G, state: &G::State, reason: &str) -> io::Result<()> {
+        writeln!(self.output, "{reason}")?;
+        writeln!(self.output, "{}", legal_moves_line(game, state))
+    }
+}
+
+/// "legal moves: 1, 2, 3", in the game's natural order, summarised.
 fn legal_moves_line<G: Game>(game: &G, state: &G::State) -> String {
-    let moves: Vec<String> = game
-        .legal_moves(state)
-        .iter()
-        .map(|m| game.string_of_move(m))
-        .collect();
-    format!("legal moves: {}", moves.join(", "))
+    let moves = game.legal_moves(state);
+    format!(
+        "legal moves: {}",
+        list_moves(moves.iter().map(|m| game.string_of_move(m)))
+    )
 }
 
 impl<G: Game, R: BufRead, W: Write> Agent<G> for Human<R, W> {

@@ -21,7 +21,10 @@ pub mod minimax;
 mod perft;
 mod random;
 
-pub use engine::{Engine, EngineConfig, Solved};
+pub use engine::{
+    check_table_megabytes, max_table_megabytes, Engine, EngineConfig, Solved, TableSizeError,
+    MIN_TABLE_MEGABYTES,
+};
 pub use human::Human;
 pub use minimax::Minimax;
 pub use perft::perft;

@@ -34,8 +34,8 @@
 #![warn(missing_docs)]
 
 use game_api::{
-    Configurable, Game, IllegalMove, OptionSpec, Options, OptionsError, ParseMoveError, Player,
-    Status, Value,
+    echo, whole_number, Configurable, Game, IllegalMove, OptionSpec, Options, OptionsError,
+    ParseMoveError, Player, Status, Value, WholeNumberError,
 };
 use std::fmt;
 use std::num::NonZeroU32;
@@ -231,19 +231,17 @@ fn side(options: &Options, name: &str, default: u32) -> Result<u32, OptionsError
         return Ok(default);
     };
     let text = text.trim();
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(OptionsError::Invalid {
+    whole_number(text).map_err(|e| match e {
+        WholeNumberError::NotANumber => OptionsError::Invalid {
             name: name.to_owned(),
             value: text.to_owned(),
             reason: format!(
                 "expected a whole number of {}, from 1 to {MAX_SIDE}",
                 side_word(name)
             ),
-        });
-    }
-    // Digits only: the parse fails only when the number is too large.
-    text.parse()
-        .map_err(|_| side_out_of_range(name, text.to_owned()))
+        },
+        WholeNumberError::TooLarge => side_out_of_range(name, text.to_owned()),
+    })
 }
 
 impl Game for YuckyChocolate {
@@ -356,21 +354,30 @@ impl Game for YuckyChocolate {
             "r" | "row" | "rows" => (Break::Rows, "row"),
             "c" | "col" | "cols" | "column" | "columns" => (Break::Cols, "column"),
             "" => return Err(fail(format!("say rows or columns first: {EXPECTED}"))),
-            _ => return Err(fail(format!("`{word}` is neither R nor C: {EXPECTED}"))),
+            _ => {
+                return Err(fail(format!(
+                    "`{}` is neither R nor C: {EXPECTED}",
+                    echo(word)
+                )))
+            }
         };
         if number.is_empty() {
             return Err(fail(format!("how many {what}s? {EXPECTED}")));
         }
         if !number.bytes().all(|b| b.is_ascii_digit()) {
             return Err(fail(format!(
-                "`{number}` is not a number of {what}s: {EXPECTED}"
+                "`{}` is not a number of {what}s: {EXPECTED}",
+                echo(number)
             )));
         }
         match number.parse::<u32>() {
             Ok(n) => NonZeroU32::new(n)
                 .map(make)
                 .ok_or_else(|| fail(format!("break off at least 1 {what}"))),
-            Err(_) => Err(fail(format!("`{number}` {what}s is more than any bar has"))),
+            Err(_) => Err(fail(format!(
+                "`{}` {what}s is more than any bar has",
+                echo(number)
+            ))),
         }
     }
 

@@ -27,6 +27,7 @@ use rand_chacha::ChaCha8Rng;
 use search::{candidate_moves, Ply, Search, UNLIMITED};
 use std::cmp::Reverse;
 use std::time::{Duration, Instant};
+pub use table::{check_table_megabytes, max_table_megabytes, TableSizeError, MIN_TABLE_MEGABYTES};
 use table::{Table, INF};
 
 /// How the engine searches: memory, depth, time and tie-breaking.
@@ -40,7 +41,8 @@ use table::{Table, INF};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineConfig {
     /// Memory for the transposition table, in MiB (the engine's memory use
-    /// is bounded by it, plus a few buffers per ply).
+    /// is bounded by it, plus a few buffers per ply): from 1 to half the
+    /// machine's memory ([`check_table_megabytes`]).
     pub table_megabytes: usize,
     /// The deepest iteration of [`Engine::search`], in plies (`None`: no
     /// limit but time).
@@ -87,7 +89,7 @@ pub struct Solved {
 /// use players::{Engine, EngineConfig};
 /// use std::time::Duration;
 /// let c4 = connect4::Connect4::default();
-/// let mut engine = Engine::new(EngineConfig { table_megabytes: 16, ..EngineConfig::default() });
+/// let mut engine = Engine::new(EngineConfig { table_megabytes: 16, ..EngineConfig::default() }).unwrap();
 /// // Pons' example: player 1 to move wins with its 4th stone (22 - 4).
 /// let state = c4.state_from_digits("4455").unwrap();
 /// let solved = engine.solve(&c4, &state);
@@ -97,7 +99,8 @@ pub struct Solved {
 ///     max_depth: Some(8),
 ///     time_limit: Some(Duration::from_millis(100)),
 ///     ..EngineConfig::default()
-/// });
+/// })
+/// .unwrap();
 /// let (mv, info) = engine.search(&c4, &state).unwrap();
 /// assert!(c4.legal_moves(&state).contains(&mv));
 /// assert!(info.depth >= 1 && info.pv[0] == c4.string_of_move(&mv));
@@ -111,14 +114,19 @@ pub struct Engine<G: Game> {
 
 impl<G: Game> Engine<G> {
     /// An engine with its table allocated.
-    #[must_use]
-    pub fn new(config: EngineConfig) -> Self {
-        Engine {
-            table: Table::with_megabytes(config.table_megabytes),
+    ///
+    /// # Errors
+    /// [`TableSizeError`] for a table size outside the accepted range
+    /// ([`check_table_megabytes`]) or memory the system cannot give.
+    pub fn new(config: EngineConfig) -> Result<Self, TableSizeError> {
+        let megabytes = check_table_megabytes(config.table_megabytes)?;
+        Ok(Engine {
+            table: Table::with_megabytes(megabytes)
+                .ok_or(TableSizeError::Unavailable { megabytes })?,
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             plies: Vec::new(),
             config,
-        }
+        })
     }
 
     /// The configuration it was built with.
@@ -332,12 +340,6 @@ impl<G: Game> Engine<G> {
     }
 }
 
-impl<G: Game> Default for Engine<G> {
-    fn default() -> Self {
-        Engine::new(EngineConfig::default())
-    }
-}
-
 impl<G: Game> Agent<G> for Engine<G> {
     fn name(&self) -> String {
         let mut name = "ai".to_owned();
@@ -355,5 +357,64 @@ impl<G: Game> Agent<G> for Engine<G> {
             Some((mv, info)) => Decision::Play(mv, Some(info)),
             None => Decision::Resign,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::minimax::minimax;
+    use game_api::{Configurable, Options};
+
+    /// An engine whose table has a single bucket (two entries), which
+    /// `Engine::new` does not allow: the table must only speed things up.
+    fn tiny<G: Game>() -> Engine<G> {
+        let config = EngineConfig::default();
+        Engine {
+            table: Table::with_megabytes(0).unwrap(),
+            rng: ChaCha8Rng::seed_from_u64(config.seed),
+            plies: Vec::new(),
+            config,
+        }
+    }
+
+    /// The positions after 0 to `plies` moves, each the `k`-th legal move
+    /// in turn (a spread of positions, reproducibly).
+    fn positions<G: Game>(game: &G, plies: usize) -> Vec<G::State> {
+        let mut states = vec![game.initial_state()];
+        for k in 0..plies {
+            let last = states.last().unwrap();
+            let moves = game.legal_moves(last);
+            let Some(mv) = moves.get((3 * k + 1) % moves.len().max(1)) else {
+                break;
+            };
+            states.push(game.next_state(last, mv).unwrap());
+        }
+        states
+    }
+
+    fn assert_exact<G: Game>(game: &G, from: usize, plies: usize) {
+        let mut engine = tiny::<G>();
+        for state in positions(game, plies).into_iter().skip(from) {
+            if game.game_status(&state).is_over() {
+                continue;
+            }
+            assert_eq!(engine.solve(game, &state).value, minimax(game, &state));
+        }
+    }
+
+    #[test]
+    fn a_one_bucket_table_still_gives_exact_values() {
+        let c4 = connect4::Connect4::from_options(&Options::new().with("rows", 4).with("cols", 4))
+            .unwrap();
+        assert_exact(&c4, 3, 10);
+        let nim = nim::Nim::from_options(
+            &Options::new()
+                .with("piles", "2,3,4")
+                .with("max_take", "none")
+                .with("rule", "normal"),
+        )
+        .unwrap();
+        assert_exact(&nim, 0, 4);
     }
 }

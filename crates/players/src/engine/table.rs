@@ -88,6 +88,66 @@ pub(crate) struct Found {
     pub positions: u64,
 }
 
+/// The smallest table accepted, in MiB.
+pub const MIN_TABLE_MEGABYTES: usize = 1;
+
+/// The largest table accepted on this machine, in MiB: half its memory
+/// (`MemTotal` in `/proc/meminfo`), or 1024 MiB where that cannot be read.
+#[must_use]
+pub fn max_table_megabytes() -> usize {
+    let total_kib = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|info| {
+            let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+            line.split_whitespace().nth(1)?.parse::<usize>().ok()
+        });
+    total_kib.map_or(1024, |kib| (kib / 1024 / 2).max(MIN_TABLE_MEGABYTES))
+}
+
+/// A transposition table size that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableSizeError {
+    /// Outside [`MIN_TABLE_MEGABYTES`]..=[`max_table_megabytes`].
+    #[error(
+        "a table of {megabytes} MiB is out of range: give from {MIN_TABLE_MEGABYTES} MiB \
+         to {max} MiB (half of this machine's memory)"
+    )]
+    OutOfRange {
+        /// The size asked for.
+        megabytes: usize,
+        /// The largest size accepted here.
+        max: usize,
+    },
+    /// In range, but the system could not give the memory.
+    #[error("the system could not give {megabytes} MiB for the table: give less")]
+    Unavailable {
+        /// The size asked for.
+        megabytes: usize,
+    },
+}
+
+/// The one check of a table size, in MiB, wherever one is read (the
+/// engine's constructor, the command line): from [`MIN_TABLE_MEGABYTES`]
+/// to [`max_table_megabytes`].
+///
+/// ```
+/// use players::{check_table_megabytes, TableSizeError};
+/// assert_eq!(check_table_megabytes(64), Ok(64));
+/// assert!(matches!(check_table_megabytes(0), Err(TableSizeError::OutOfRange { .. })));
+/// assert!(check_table_megabytes(usize::MAX).is_err());
+/// ```
+///
+/// # Errors
+/// [`TableSizeError::OutOfRange`], saying the accepted range.
+pub fn check_table_megabytes(megabytes: usize) -> Result<usize, TableSizeError> {
+    let max = max_table_megabytes();
+    if (MIN_TABLE_MEGABYTES..=max).contains(&megabytes) {
+        Ok(megabytes)
+    } else {
+        Err(TableSizeError::OutOfRange { megabytes, max })
+    }
+}
+
 /// Search values never reach these; they mean "unbounded".
 pub(crate) const INF: i32 = i32::MAX / 2;
 
@@ -98,16 +158,19 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    /// A table using at most `megabytes` MiB (at least one bucket).
-    pub fn with_megabytes(megabytes: usize) -> Self {
+    /// A table using at most `megabytes` MiB (at least one bucket), or
+    /// `None` when the system cannot give that much memory. Sizes are
+    /// checked by [`check_table_megabytes`] before they get here.
+    pub fn with_megabytes(megabytes: usize) -> Option<Self> {
         let len = (megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(len);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(len).ok()?;
         advise_huge_pages(&mut buckets);
         buckets.resize(len, Bucket::default());
-        Table {
+        Some(Table {
             buckets,
             generation: 1,
-        }
+        })
     }
 
     /// How many positions it can hold.
@@ -310,13 +373,13 @@ mod tests {
     fn entries_are_sixteen_bytes_in_buckets_of_two_and_capacity_follows_megabytes() {
         assert_eq!(std::mem::size_of::<Entry>(), 16);
         assert_eq!(std::mem::size_of::<Bucket>(), 32);
-        assert_eq!(Table::with_megabytes(1).capacity(), (1 << 20) / 16);
-        assert_eq!(Table::with_megabytes(0).capacity(), 2);
+        assert_eq!(Table::with_megabytes(1).unwrap().capacity(), (1 << 20) / 16);
+        assert_eq!(Table::with_megabytes(0).unwrap().capacity(), 2);
     }
 
     #[test]
     fn stored_bounds_come_back_and_clear_forgets_them() {
-        let mut t = Table::with_megabytes(1);
+        let mut t = Table::with_megabytes(1).unwrap();
         t.store(42, found(3, INF, Some(2), 7, false, 10));
         let k = t.probe(42).unwrap();
         assert_eq!((k.lower, k.upper, k.best), (3, INF, Some(2)));
@@ -328,7 +391,7 @@ mod tests {
 
     #[test]
     fn bounds_of_the_same_position_and_depth_are_combined() {
-        let mut t = Table::with_megabytes(1);
+        let mut t = Table::with_megabytes(1).unwrap();
         t.store(9, found(-INF, 5, None, 0, true, 1));
         t.store(9, found(2, INF, Some(1), 0, true, 1));
         let k = t.probe(9).unwrap();
@@ -338,7 +401,7 @@ mod tests {
 
     #[test]
     fn values_beyond_sixteen_bits_stay_true_bounds() {
-        let mut t = Table::with_megabytes(1);
+        let mut t = Table::with_megabytes(1).unwrap();
         t.store(1, found(100_000, 200_000, None, 3, true, 1));
         let k = t.probe(1).unwrap();
         assert!(k.lower <= 100_000 && k.upper >= 200_000, "{k:?}");
@@ -350,7 +413,7 @@ mod tests {
     #[test]
     fn keys_differing_only_in_low_bits_are_told_apart() {
         // A one-bucket table: every key lands in the same slot.
-        let mut t = Table::with_megabytes(0);
+        let mut t = Table::with_megabytes(0).unwrap();
         t.store(1, found(0, 0, None, 0, true, 1));
         t.store(2, found(5, 5, None, 0, true, 1));
         assert_eq!(t.probe(1).map(|k| k.lower), Some(0));
@@ -360,7 +423,7 @@ mod tests {
 
     #[test]
     fn a_new_position_replaces_the_cheaper_of_the_two() {
-        let mut t = Table::with_megabytes(0);
+        let mut t = Table::with_megabytes(0).unwrap();
         t.store(1, found(1, 1, None, 0, true, 1_000_000));
         t.store(2, found(2, 2, None, 0, true, 10));
         t.store(3, found(3, 3, None, 0, true, 1));
@@ -371,7 +434,7 @@ mod tests {
 
     #[test]
     fn entries_of_an_old_generation_are_replaced_first() {
-        let mut t = Table::with_megabytes(0);
+        let mut t = Table::with_megabytes(0).unwrap();
         t.store(1, found(1, 1, None, 0, true, 1_000_000));
         t.clear();
         t.store(2, found(2, 2, None, 0, true, 1_000));

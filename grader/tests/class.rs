@@ -1,0 +1,158 @@
+//! Class runs end to end, with copies of the sample submission (a correct
+//! Nim): any folder name is a student and every class file is still
+//! written; a result that is not final is regraded by the next run while
+//! final ones are kept.
+//!
+//! Builds share the zoo test's Cargo target dir, so the dependencies
+//! compile once for both.
+
+use grader::class::{grade_class, student_dir, ClassRun};
+use grader::report::{SubmissionResult, Verdict};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("grader is in the workspace")
+        .to_owned()
+}
+
+fn tmp() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+}
+
+/// A folder of copies of the sample submission, one per name.
+fn class_of(folder: &str, names: &[&str]) -> PathBuf {
+    let dir = tmp().join("class").join(folder);
+    let _ = std::fs::remove_dir_all(&dir);
+    let sample = workspace().join("grader/sample-submission");
+    for name in names {
+        let student = dir.join(name);
+        std::fs::create_dir_all(student.join("src")).unwrap();
+        for file in ["Cargo.toml", "src/lib.rs"] {
+            std::fs::copy(sample.join(file), student.join(file)).unwrap();
+        }
+    }
+    dir
+}
+
+fn run(submissions: PathBuf, out: &str) -> ClassRun {
+    let mut run = ClassRun::new(
+        &workspace(),
+        "nim",
+        submissions,
+        PathBuf::from(env!("CARGO_BIN_EXE_grader")),
+    );
+    run.build_dir = tmp().join("zoo/build");
+    run.out = tmp().join("class/grades").join(out);
+    let _ = std::fs::remove_dir_all(&run.out);
+    run
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn stored(run: &ClassRun, student: &str) -> SubmissionResult {
+    let path = student_dir(&run.out, student).join("results.json");
+    SubmissionResult::from_gradescope_json(&read(&path)).unwrap()
+}
+
+#[test]
+fn any_folder_name_is_a_student_and_every_class_file_is_written() {
+    let names = [
+        "-rf",
+        "--force",
+        "gradebook.csv",
+        "summary.txt",
+        "a b",
+        "Zoë",
+    ];
+    let folder = class_of("odd-names", &names);
+    // Hidden folders are not graded, and the summary says so.
+    std::fs::create_dir_all(folder.join(".hidden/src")).unwrap();
+    let run = run(folder, "odd-names");
+    let report = grade_class(&run, &|line| eprintln!("{line}")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert_eq!(report.hidden, [".hidden"]);
+    let graded: BTreeSet<&str> = report.results.iter().map(|r| r.student.as_str()).collect();
+    assert_eq!(graded, BTreeSet::from(names));
+    for r in &report.results {
+        assert_eq!(
+            (r.score, r.failing()),
+            (r.max_score, vec![]),
+            "{}: full marks (a copy of the sample)",
+            r.student
+        );
+        assert_eq!(stored(&run, &r.student), *r);
+        assert!(student_dir(&run.out, &r.student)
+            .join("feedback.md")
+            .is_file());
+    }
+    // The class files are files, at the top, and well-formed.
+    let mut gradebook = csv::Reader::from_path(run.out.join("gradebook.csv")).unwrap();
+    let headers = gradebook.headers().unwrap().clone();
+    assert_eq!(&headers[0], "student");
+    let rows: Vec<csv::StringRecord> = gradebook.records().map(Result::unwrap).collect();
+    let in_gradebook: BTreeSet<&str> = rows.iter().map(|row| &row[0]).collect();
+    assert_eq!(in_gradebook, BTreeSet::from(names), "one row per student");
+    assert_eq!(rows.len(), names.len());
+    assert!(rows.iter().all(|row| row.len() == headers.len()));
+    let summary = read(&run.out.join("summary.txt"));
+    assert_eq!(summary, report.summary);
+    for name in names {
+        assert!(
+            summary.lines().any(|l| l.starts_with(&format!("{name} "))),
+            "{name} has its line:\n{summary}"
+        );
+    }
+    assert!(
+        summary.contains("not graded: hidden folders (names starting with `.`): .hidden"),
+        "{summary}"
+    );
+    assert!(summary.contains("class: 6 submissions"), "{summary}");
+}
+
+#[test]
+fn a_result_that_is_not_final_is_regraded_by_the_next_run_and_final_ones_are_kept() {
+    let folder = class_of("regrade", &["kept", "redone"]);
+    let mut run = run(folder, "regrade");
+    let first = grade_class(&run, &|line| eprintln!("{line}")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(first.errors.is_empty(), "{:?}", first.errors);
+    assert_eq!(stored(&run, "kept").verdict_by, Verdict::Graded);
+
+    // A resubmission meets a broken grader: not the student's fault.
+    let lib = run.submissions.join("redone/src/lib.rs");
+    std::fs::write(&lib, read(&lib) + "\n// resubmitted\n").unwrap();
+    let working = std::mem::replace(&mut run.grader_bin, tmp().join("no-such-grader"));
+    let broken = grade_class(&run, &|line| eprintln!("{line}")).unwrap();
+    assert_eq!(broken.skipped, ["kept"]);
+    assert_eq!(broken.errors.len(), 1, "{:?}", broken.errors);
+    assert!(
+        broken.errors[0].starts_with("redone: "),
+        "{:?}",
+        broken.errors
+    );
+    let failed = stored(&run, "redone");
+    assert_eq!(failed.verdict_by, Verdict::GraderFailed);
+    assert_eq!(failed.failing(), ["grading"]);
+    assert!(
+        broken
+            .summary
+            .contains("not final, not the students' fault, regraded by the next run: redone"),
+        "{}",
+        broken.summary
+    );
+
+    // Nothing changed since, yet the next run regrades it, and only it.
+    run.grader_bin = working;
+    let next = grade_class(&run, &|line| eprintln!("{line}")).unwrap();
+    let regraded: Vec<&str> = next.graded.iter().map(|t| t.student.as_str()).collect();
+    assert_eq!(regraded, ["redone"]);
+    assert_eq!(next.skipped, ["kept"]);
+    assert!(next.errors.is_empty(), "{:?}", next.errors);
+    let redone = stored(&run, "redone");
+    assert_eq!(redone.verdict_by, Verdict::Graded);
+    assert_eq!((redone.score, redone.failing()), (redone.max_score, vec![]));
+}
