@@ -71,7 +71,7 @@ impl Judge<'_> {
         limit_ms: u64,
         options: &Options,
         sandbox: &mut String,
-    ) -> Result<RemoteGame, (NotBuilt, Option<Driver>)> {
+    ) -> Result<RemoteGame, (NotBuilt, Option<Box<Driver>>)> {
         let d = Driver::start(
             &Sandbox {
                 launcher: self.launcher.to_owned(),

@@ -279,7 +279,10 @@ impl RemoteGame {
     ///
     /// # Errors
     /// [`NotBuilt`] when the game refuses the options or the process fails.
-    pub fn new(mut driver: Driver, options: &Options) -> Result<RemoteGame, (NotBuilt, Driver)> {
+    pub fn new(
+        mut driver: Driver,
+        options: &Options,
+    ) -> Result<RemoteGame, (NotBuilt, Box<Driver>)> {
         let request = Request::New {
             options: options.clone(),
         };
@@ -287,7 +290,7 @@ impl RemoteGame {
             if matches!(why, NotBuilt::Failed(_)) {
                 driver.stop();
             }
-            Err((why, driver))
+            Err((why, Box::new(driver)))
         };
         match driver.call(&request) {
             Ok(Reply::Ready {
