@@ -263,9 +263,14 @@ pub struct Submissions {
 /// # Errors
 /// [`SetupError::Io`] when the folder cannot be listed.
 pub fn list_submissions(path: &Path) -> Result<Submissions, SetupError> {
-    let name = |p: &Path| {
-        p.file_name()
-            .map_or_else(|| "submission".into(), |n| n.to_string_lossy().into_owned())
+    // A name that is not UTF-8 is shown with `�` and made unique by a hash
+    // of its bytes, so two such names never share a results folder.
+    let name = |p: &Path| match p.file_name() {
+        None => "submission".to_owned(),
+        Some(n) => n.to_str().map_or_else(
+            || format!("{}-{:08x}", n.to_string_lossy(), fnv(n.as_encoded_bytes())),
+            str::to_owned,
+        ),
     };
     if path.join("Cargo.toml").is_file() {
         return Ok(Submissions {
@@ -329,11 +334,11 @@ fn slug(student: &str) -> String {
             }
         })
         .collect();
-    format!("{}-{:08x}", s.trim_matches('-'), fnv(student))
+    format!("{}-{:08x}", s.trim_matches('-'), fnv(student.as_bytes()))
 }
 
-fn fnv(text: &str) -> u32 {
-    text.bytes().fold(0x811c_9dc5, |h, b| {
+fn fnv(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811c_9dc5, |h, &b| {
         (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
     })
 }
@@ -778,4 +783,40 @@ fn judge_one(
         });
     }
     Err(Incomplete::from(stderr))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_folder_is_a_student_and_hidden_ones_are_listed_apart() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = std::env::temp_dir().join(format!("grader-class-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let odd: [&[u8]; 2] = [b"caf\xe9", b"caf\xe8"];
+        for name in ["-rf", "gradebook.csv", "a b", "Zo\u{eb}", ".git"] {
+            std::fs::create_dir_all(dir.join(name)).unwrap();
+        }
+        for name in odd {
+            std::fs::create_dir_all(dir.join(OsStr::from_bytes(name))).unwrap();
+        }
+        std::fs::write(dir.join("notes.txt"), "not a folder").unwrap();
+        let found = list_submissions(&dir).unwrap();
+        let names: Vec<&str> = found.students.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names.len(), 6, "{names:?}");
+        assert_eq!(&names[..3], ["-rf", "Zo\u{eb}", "a b"]);
+        assert!(names[3].starts_with("caf\u{fffd}-") && names[4].starts_with("caf\u{fffd}-"));
+        assert_ne!(
+            names[3], names[4],
+            "two names that are not UTF-8 stay apart"
+        );
+        assert_eq!(names[5], "gradebook.csv");
+        assert_eq!(found.hidden, [".git"]);
+        assert_eq!(
+            student_dir(Path::new("out"), "gradebook.csv"),
+            Path::new("out/students/gradebook.csv")
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

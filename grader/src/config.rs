@@ -97,7 +97,16 @@ impl Default for GradingConfig {
 /// A settings file that cannot be used.
 #[derive(Debug, Error)]
 pub enum ConfigError {
-    /// Unreadable, not valid TOML, or not settings (unknown key, wrong type...).
+    /// The file cannot be read.
+    #[error("{path}: {error}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said (shown in the message, not as a cause, so
+        /// it is printed once).
+        error: std::io::Error,
+    },
+    /// Not valid TOML, or not settings (unknown key, wrong type...).
     #[error(transparent)]
     Syntax(#[from] TranscriptError),
     /// Valid TOML with a value that makes no sense.
@@ -155,9 +164,9 @@ impl GradingConfig {
     /// # Errors
     /// [`ConfigError`] with the file, line and column of the problem.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| TranscriptError::Io {
+        let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Io {
             path: path.to_owned(),
-            source,
+            error,
         })?;
         let dir = path.parent().unwrap_or(Path::new("."));
         Self::from_toml(&text, path, |game| dir.join(game).is_dir())
@@ -231,14 +240,14 @@ impl GradingConfig {
                 "time_limit_ms",
                 self.time_limit_ms,
                 &at.time_limit_ms,
-                "millisecond",
+                "milliseconds",
                 u64::MAX,
             ),
             (
                 "law_time_limit_ms",
                 self.law_time_limit_ms,
                 &at.law_time_limit_ms,
-                "millisecond",
+                "milliseconds",
                 u64::MAX,
             ),
             (
@@ -252,7 +261,7 @@ impl GradingConfig {
                 "cpu_seconds",
                 self.cpu_seconds,
                 &at.cpu_seconds,
-                "second",
+                "seconds",
                 u64::MAX,
             ),
             (
@@ -288,7 +297,7 @@ impl GradingConfig {
             if value == 0 || value > most {
                 return Err((
                     span(located.as_ref()),
-                    format!("`{key} = {value}`: expected a limit from 1 to {most} ({unit}s)"),
+                    format!("`{key} = {value}`: expected a limit from 1 to {most} ({unit})"),
                 ));
             }
         }
@@ -385,6 +394,17 @@ mod tests {
         assert_eq!(
             config.games.keys().collect::<Vec<_>>(),
             ["connect4", "nim", "yucky-chocolate"]
+        );
+    }
+
+    #[test]
+    fn a_missing_file_is_named_and_its_cause_is_printed_once() {
+        let e = GradingConfig::load(Path::new("/nonexistent/grading.toml")).unwrap_err();
+        assert!(std::error::Error::source(&e).is_none());
+        assert!(
+            e.to_string()
+                .starts_with("/nonexistent/grading.toml: No such file"),
+            "{e}"
         );
     }
 

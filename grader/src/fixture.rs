@@ -163,13 +163,14 @@ pub enum FixtureError {
         /// What is wrong and what was expected.
         message: String,
     },
-    /// Reading a folder failed (the system's reason is the `source`).
-    #[error("{}", path.display())]
+    /// Reading a folder failed.
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file or folder.
         path: PathBuf,
-        /// What the system said.
-        source: std::io::Error,
+        /// What the system said (shown in the message, not as a cause, so
+        /// it is printed once).
+        error: std::io::Error,
     },
 }
 
@@ -369,9 +370,9 @@ impl Fixture {
 /// # Errors
 /// The first [`FixtureError`] met.
 pub fn load_dir(dir: &Path, game: &str) -> Result<Vec<Fixture>, FixtureError> {
-    let io = |source| FixtureError::Io {
+    let io = |error| FixtureError::Io {
         path: dir.to_owned(),
-        source,
+        error,
     };
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(io)?

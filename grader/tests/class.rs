@@ -122,10 +122,33 @@ fn a_result_that_is_not_final_is_regraded_by_the_next_run_and_final_ones_are_kep
     assert!(first.errors.is_empty(), "{:?}", first.errors);
     assert_eq!(stored(&run, "kept").verdict_by, Verdict::Graded);
 
-    // A resubmission meets a broken grader: not the student's fault.
+    // A resubmission is judged by a grader that a signal kills (as Ctrl-C
+    // or the OOM killer would): not the student's fault.
     let lib = run.submissions.join("redone/src/lib.rs");
     std::fs::write(&lib, read(&lib) + "\n// resubmitted\n").unwrap();
-    let working = std::mem::replace(&mut run.grader_bin, tmp().join("no-such-grader"));
+    let killed = tmp().join("class/killed-grader.sh");
+    std::fs::write(&killed, "#!/bin/sh\nkill -9 $$\n").unwrap();
+    std::fs::set_permissions(&killed, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let working = std::mem::replace(&mut run.grader_bin, killed);
+    let interrupted = grade_class(&run, &|line| eprintln!("{line}")).unwrap();
+    assert_eq!(interrupted.skipped, ["kept"]);
+    assert_eq!(interrupted.errors.len(), 1, "{:?}", interrupted.errors);
+    assert!(
+        interrupted.errors[0].starts_with("redone: `grader judge` was stopped by signal 9"),
+        "{:?}",
+        interrupted.errors
+    );
+    assert_eq!(stored(&run, "redone").verdict_by, Verdict::Interrupted);
+    assert!(
+        interrupted.summary.contains(
+            "not final, not the students' fault, regraded by the next run: redone (grading was interrupted)"
+        ),
+        "{}",
+        interrupted.summary
+    );
+
+    // Nothing changed, yet it is regraded; this time the grader is missing.
+    run.grader_bin = tmp().join("no-such-grader");
     let broken = grade_class(&run, &|line| eprintln!("{line}")).unwrap();
     assert_eq!(broken.skipped, ["kept"]);
     assert_eq!(broken.errors.len(), 1, "{:?}", broken.errors);
@@ -137,15 +160,8 @@ fn a_result_that_is_not_final_is_regraded_by_the_next_run_and_final_ones_are_kep
     let failed = stored(&run, "redone");
     assert_eq!(failed.verdict_by, Verdict::GraderFailed);
     assert_eq!(failed.failing(), ["grading"]);
-    assert!(
-        broken
-            .summary
-            .contains("not final, not the students' fault, regraded by the next run: redone"),
-        "{}",
-        broken.summary
-    );
 
-    // Nothing changed since, yet the next run regrades it, and only it.
+    // With a working grader, the next run regrades it, and only it.
     run.grader_bin = working;
     let next = grade_class(&run, &|line| eprintln!("{line}")).unwrap();
     let regraded: Vec<&str> = next.graded.iter().map(|t| t.student.as_str()).collect();
