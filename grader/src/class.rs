@@ -64,6 +64,9 @@ pub struct ClassRun {
     pub after_due_date: bool,
     /// The `grader` binary.
     pub grader_bin: PathBuf,
+    /// The sandbox launcher of builds (the `grader` binary, see
+    /// [`crate::confine`]).
+    pub launcher: PathBuf,
     /// The fixtures folder of the game.
     pub fixtures_dir: PathBuf,
     /// The answer keys (insta snapshots) folder.
@@ -92,6 +95,7 @@ impl ClassRun {
             only: None,
             force: false,
             after_due_date: false,
+            launcher: grader_bin.clone(),
             grader_bin,
             fixtures_dir: workspace.join("fixtures").join(game),
             keys_dir: workspace.join("grader/tests/snapshots"),
@@ -545,7 +549,7 @@ pub fn grade_class(
         .collect();
     if !weak.is_empty() {
         text += &format!(
-            "warning: Landlock was not fully enforced for {}: student code could touch files outside its scratch directory\n",
+            "warning: the sandbox did not fully hold for {}: see ARCHITECTURE.md (the grader's trust boundary)\n",
             weak.join(", ")
         );
     }
@@ -599,7 +603,7 @@ fn whole_test(prepared: &Prepared, name: &str, about: &str, failure: String) -> 
 fn course_builder(run: &ClassRun, prepared: &Prepared) -> Result<Builder, String> {
     let toolchain = Toolchain::find()?;
     let builder = Builder {
-        launcher: run.grader_bin.clone(),
+        launcher: run.launcher.clone(),
         toolchain,
         workspace: run.workspace.clone(),
         build_dir: run.build_dir.clone(),

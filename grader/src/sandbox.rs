@@ -1,4 +1,11 @@
-//! Starting a driver process in the sandbox, and talking to it with a deadline.
+//! Starting a driver process in the sandbox, and talking to it with a time limit.
+//!
+//! The time limit is on work, not on the clock: a test may use `time_limit`
+//! of computing time, the student's process and the grader's side of the
+//! conversation together (both measured by the kernel), so a busy machine
+//! never turns a correct submission's slow test into a failure. A process
+//! that waits instead of working is stopped all the same once the clock
+//! passes [`WALL_FACTOR`] times the limit.
 //!
 //! Whatever the student's code does (panic, abort, overflow its stack, loop
 //! forever, eat memory, print on stdout, write files, open sockets, start
@@ -44,6 +51,9 @@ pub struct Sandbox {
     pub limits: Limits,
 }
 
+/// How many times its time limit a test may last on the clock.
+pub const WALL_FACTOR: u32 = 5;
+
 /// What a driver may read besides its scratch directory: the dynamic
 /// loader and the system's shared libraries.
 const SYSTEM_LIBRARIES: [&str; 4] = ["/lib", "/lib64", "/usr/lib", "/etc/ld.so.cache"];
@@ -56,7 +66,7 @@ const MAX_STDERR: usize = 16 << 10;
 /// Why a request got no usable reply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
-    /// No reply before the deadline: the process was killed.
+    /// The test used up its time: the process was killed.
     TimedOut(Duration),
     /// The process ended; `cause` says how, in words.
     Died {
@@ -72,7 +82,7 @@ pub enum Failure {
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Failure::TimedOut(d) => write!(f, "no answer within the time limit of {:.1} s (an endless loop?); the process was stopped", d.as_secs_f64()),
+            Failure::TimedOut(d) => write!(f, "no answer within the time limit of {:.1} s of computing (an endless loop?); the process was stopped", d.as_secs_f64()),
             Failure::Died { cause } => write!(f, "the program stopped: {cause}"),
             Failure::Garbled(line) => write!(f, "the driver sent an unreadable reply: {line}"),
             Failure::Spawn(e) => write!(f, "the driver could not be started: {e}"),
@@ -89,8 +99,13 @@ pub struct Driver {
     lines: Receiver<Result<String, String>>,
     stderr: Option<thread::JoinHandle<Vec<u8>>>,
     stderr_text: String,
+    /// When to look again at the time used.
     deadline: Instant,
+    /// When the process is stopped whatever it used.
+    last_deadline: Instant,
     time_limit: Duration,
+    /// This thread's computing time when the process started.
+    thread_time_at_start: Duration,
     limits: Limits,
     report: Report,
 }
@@ -183,7 +198,9 @@ impl Driver {
             stderr: Some(stderr),
             stderr_text: String::new(),
             deadline: Instant::now() + time_limit,
+            last_deadline: Instant::now() + time_limit * WALL_FACTOR,
             time_limit,
+            thread_time_at_start: thread_time(),
             limits,
             report,
         })
@@ -238,8 +255,22 @@ impl Driver {
     }
 
     fn next_line(&mut self) -> Result<String, Failure> {
-        let left = self.deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
+        let reply = loop {
+            let left = self.deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Err(RecvTimeoutError::Timeout) => {
+                    let used = self.time_used();
+                    let now = Instant::now();
+                    if used >= self.time_limit || now >= self.last_deadline {
+                        break Err(RecvTimeoutError::Timeout);
+                    }
+                    let rest = (self.time_limit - used).max(Duration::from_millis(20));
+                    self.deadline = (now + rest).min(self.last_deadline);
+                }
+                other => break other,
+            }
+        };
+        match reply {
             Ok(Ok(line)) => Ok(line),
             Ok(Err(why)) => {
                 self.kill();
@@ -332,6 +363,41 @@ impl Drop for Driver {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+impl Driver {
+    /// Computing time used so far: the process's (user and system, from
+    /// `/proc`) and this thread's since the process started.
+    fn time_used(&self) -> Duration {
+        let process = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id()))
+            .ok()
+            .and_then(|stat| {
+                // Fields after the command name (which may hold spaces):
+                // utime and stime are the 12th and 13th.
+                let rest = stat.rsplit_once(')')?.1;
+                let fields: Vec<&str> = rest.split_whitespace().collect();
+                let ticks: u64 =
+                    fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+                // SAFETY: sysconf has no preconditions.
+                let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+                Some(Duration::from_millis(ticks * 1000 / per_second))
+            })
+            .unwrap_or_default();
+        process + thread_time().saturating_sub(self.thread_time_at_start)
+    }
+}
+
+/// The calling thread's computing time.
+fn thread_time() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the struct we own.
+    unsafe {
+        libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t);
+    }
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 /// When the grader runs as root, student processes run as `nobody` (see

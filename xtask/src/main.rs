@@ -112,6 +112,7 @@ fn run(cli: Cli) -> Result<()> {
                 run.only.as_deref(),
             )?;
             run.grader_bin = build_grader(&ws)?;
+            run.launcher.clone_from(&run.grader_bin);
             let report = grade_class(&run, &|line| eprintln!("{line}"))?;
             print!("{}", report.summary);
             println!("results in {}", run.out.display());
