@@ -205,7 +205,7 @@ impl Builder {
         let target_dir = self.build_dir.join("targets").join(slug);
         let _ = std::fs::remove_dir_all(&target_dir);
         link_tree(&self.template_dir().join("target"), &target_dir).map_err(setup)?;
-        let built = self.cargo(&driver, &target_dir, target, &[]);
+        let built = self.cargo(&driver, &target_dir, target, &[], self.time_limit);
         let out = self.build_dir.join("bin").join(&bin);
         let moved = built.and_then(|()| {
             std::fs::create_dir_all(self.build_dir.join("bin"))
@@ -223,6 +223,7 @@ impl Builder {
         target_dir: &Path,
         target: &Target,
         extra: &[&str],
+        time_limit: Duration,
     ) -> Result<(), BuildFailure> {
         let setup = |e: &dyn std::fmt::Display| BuildFailure::Setup(e.to_string());
         let scratch = driver.with_extension("scratch");
@@ -297,7 +298,7 @@ impl Builder {
             let _ = std::io::copy(&mut stderr, &mut std::io::sink());
             kept
         });
-        let deadline = Instant::now() + self.time_limit;
+        let deadline = Instant::now() + time_limit;
         let status = loop {
             match child.try_wait() {
                 Ok(Some(status)) => break Some(status),
@@ -311,7 +312,7 @@ impl Builder {
         let Some(status) = status else {
             kill_group(&mut child);
             let _ = reader.join();
-            return Err(BuildFailure::TooLong(self.time_limit));
+            return Err(BuildFailure::TooLong(time_limit));
         };
         // Anything the build left running dies with it.
         kill_group(&mut child);

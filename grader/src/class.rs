@@ -442,6 +442,10 @@ pub fn grade_class(
                     )
                     .map_err(Incomplete::from),
                     Err(Unbuilt::NotTheirs(e)) => Err(Incomplete::from(e)),
+                    Err(Unbuilt::Interrupted(e)) => Err(Incomplete {
+                        verdict: Verdict::Interrupted,
+                        message: e,
+                    }),
                 };
                 let judge = start.elapsed();
                 match outcome {
@@ -484,7 +488,7 @@ pub fn grade_class(
             progress(&format!("{student}: building"));
             let built = match &builder {
                 Some(Ok(builder)) => build_one(run, builder, &prepared, student, dir),
-                Some(Err(why)) => Err(Unbuilt::NotTheirs(why.clone())),
+                Some(Err(why)) => Err(why.clone()),
                 None => unreachable!("there is a builder when there is work"),
             };
             // Dropped receivers only mean every worker died; nothing to add.
@@ -600,8 +604,8 @@ fn whole_test(prepared: &Prepared, name: &str, about: &str, failure: String) -> 
 }
 
 /// The builder of this run, once the course's crates have built.
-fn course_builder(run: &ClassRun, prepared: &Prepared) -> Result<Builder, String> {
-    let toolchain = Toolchain::find()?;
+fn course_builder(run: &ClassRun, prepared: &Prepared) -> Result<Builder, Unbuilt> {
+    let toolchain = Toolchain::find().map_err(Unbuilt::NotTheirs)?;
     let builder = Builder {
         launcher: run.launcher.clone(),
         toolchain,
@@ -613,9 +617,12 @@ fn course_builder(run: &ClassRun, prepared: &Prepared) -> Result<Builder, String
     };
     builder.template().map_err(|e| match e {
         BuildFailure::Compile { log, .. } => {
-            format!("the course's own crates do not build:\n{log}")
+            Unbuilt::NotTheirs(format!("the course's own crates do not build:\n{log}"))
         }
-        e => format!("the course's own crates could not be built: {e}"),
+        e @ BuildFailure::Interrupted(_) => {
+            Unbuilt::Interrupted(format!("the course's own crates could not be built: {e}"))
+        }
+        e => Unbuilt::NotTheirs(format!("the course's own crates could not be built: {e}")),
     })?;
     Ok(builder)
 }
@@ -656,17 +663,22 @@ fn build_one(
     built.map_err(|failure| match failure {
         BuildFailure::Compile { .. } => Unbuilt::Student(failure.to_string()),
         f if f.is_the_students() => Unbuilt::Student(format!("The build failed: {f}.")),
+        f @ BuildFailure::Interrupted(_) => Unbuilt::Interrupted(f.to_string()),
         f => Unbuilt::NotTheirs(f.to_string()),
     })
 }
 
 /// Why a submission has no driver.
+#[derive(Clone, Debug)]
 enum Unbuilt {
     /// The submission's fault: refused, does not compile, or over a limit.
     Student(String),
-    /// Not the submission's fault: the course's crates do not build, the
-    /// build was interrupted, or the grader failed.
+    /// Not the submission's fault: the course's crates do not build, or
+    /// the grader failed.
     NotTheirs(String),
+    /// Not the submission's fault: the build was stopped from outside (a
+    /// signal the grader did not send: Ctrl-C, the OOM killer).
+    Interrupted(String),
 }
 
 fn package_name(dir: &Path) -> Result<String, String> {

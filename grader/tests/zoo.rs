@@ -150,6 +150,7 @@ fn connect4_zoo_is_graded_exactly_and_reports_are_complete() {
         !escape.exists(),
         "a submission wrote outside its scratch directory"
     );
+    assert_snippets_compile(&report);
     insta::assert_snapshot!("connect4_summary", report.summary);
     insta::assert_snapshot!("connect4_gradebook", read(&run.out.join("gradebook.csv")));
     insta::assert_snapshot!(
@@ -191,6 +192,61 @@ fn nim_zoo_is_graded_exactly_and_a_rerun_skips_only_what_is_unchanged() {
     assert_eq!(third.skipped, ["nim-correct", "nim-prints-markdown"]);
     assert_printed_markdown_stays_fenced(&run);
     assert_reference_full_marks("nim");
+}
+
+/// Every "reproduce it" snippet of the feedback compiles in a student's
+/// crate as it stands: they are pasted, as the feedback says, into the
+/// sample submission's `src/lib.rs`, which is then built for testing.
+fn assert_snippets_compile(report: &ClassReport) {
+    let mut snippets: Vec<&str> = report
+        .results
+        .iter()
+        .flat_map(|r| &r.tests)
+        .filter_map(|t| t.reproduce.as_deref())
+        .collect();
+    snippets.sort_unstable();
+    // Each is a test function named after its check: one of each name.
+    snippets.dedup_by_key(|s| s.lines().nth(1).unwrap_or_default().to_owned());
+    assert!(
+        snippets.iter().any(|s| s.contains("check_law"))
+            && snippets.iter().any(|s| s.contains("estimate_value"))
+            && snippets.iter().any(|s| s.contains("game_api::replay")),
+        "the zoo's feedback has law, AI and fixture snippets:\n{}",
+        snippets.join("\n\n")
+    );
+    let krate = tmp().join("snippets");
+    let _ = std::fs::remove_dir_all(&krate);
+    std::fs::create_dir_all(krate.join("src")).unwrap();
+    let sample = workspace().join("grader/sample-submission");
+    let manifest = read(&sample.join("Cargo.toml")).replace(
+        "path = \"../../crates/game-api\"",
+        &format!("path = {:?}", workspace().join("crates/game-api")),
+    );
+    std::fs::write(krate.join("Cargo.toml"), manifest).unwrap();
+    let lib = format!(
+        "{}\n{}\n",
+        read(&sample.join("src/lib.rs")),
+        snippets.join("\n\n")
+    );
+    std::fs::write(krate.join("src/lib.rs"), lib).unwrap();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args([
+            "test",
+            "--no-run",
+            "--offline",
+            "--quiet",
+            "--manifest-path",
+        ])
+        .arg(krate.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", tmp().join("snippets-target"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "the snippets do not compile:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// `nim-prints-markdown` prints (and panics with) a code fence, a heading
