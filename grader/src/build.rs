@@ -185,11 +185,14 @@ impl Builder {
         };
         let driver = dir.join("driver");
         write_driver(&driver, "template", &target, &self.workspace).map_err(BuildFailure::Setup)?;
+        // The course's own code: no limit but a generous one.
+        let limit = Duration::from_secs(3600);
         self.cargo(
             &driver,
             &dir.join("target"),
             &target,
             &["-p", "grader-driver"],
+            limit,
         )
     }
 
