@@ -27,7 +27,8 @@ pub enum Request {
     },
     /// `initial_state`.
     Initial,
-    /// `legal_moves`, then, when there are at most [`EXPAND_UP_TO`] moves,
+    /// `legal_moves`, then, when there are at most [`EXPAND_UP_TO`] moves
+    /// (and fewer than [`EXPAND_WHILE_FEWER_STATES_THAN`] states so far),
     /// `next_state` and `game_status` for each (the grader would ask them
     /// next; one reply instead of many).
     Legal {
@@ -130,6 +131,10 @@ pub enum Request {
 
 /// The most legal moves a `Legal` request expands.
 pub const EXPAND_UP_TO: usize = 64;
+
+/// No `Legal` request expands once the driver holds this many states, so
+/// that expanding never costs the student's process its memory.
+pub const EXPAND_WHILE_FEWER_STATES_THAN: usize = 100_000;
 
 /// What `next_state` and `game_status` gave for one legal move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,6 +1,8 @@
 //! The game side of the protocol: each request is one call of the game.
 
-use crate::protocol::{Child, MoveId, Reply, Request, StateId, EXPAND_UP_TO};
+use crate::protocol::{
+    Child, MoveId, Reply, Request, StateId, EXPAND_UP_TO, EXPAND_WHILE_FEWER_STATES_THAN,
+};
 use game_api::{Configurable, Game};
 use std::collections::hash_map::{DefaultHasher, Entry};
 use std::collections::HashMap;
@@ -110,7 +112,7 @@ impl<G: Game + Configurable> Server<G> {
     fn expand(&mut self, game: &G, state: StateId) -> Result<Reply, Unknown> {
         let moves = game.legal_moves(self.state(state)?);
         let mut children = Vec::new();
-        if moves.len() <= EXPAND_UP_TO {
+        if moves.len() <= EXPAND_UP_TO && self.states.len() < EXPAND_WHILE_FEWER_STATES_THAN {
             for mv in &moves {
                 let child = catch_unwind(AssertUnwindSafe(|| {
                     let s = &self.states[state as usize];
