@@ -152,6 +152,17 @@ impl Builder {
         self.build_dir.join("template")
     }
 
+    /// Locks the template: exclusively to build it, shared to copy it.
+    fn lock_template(&self, how: i32) -> std::io::Result<std::fs::File> {
+        std::fs::create_dir_all(&self.build_dir)?;
+        let lock = std::fs::File::create(self.build_dir.join("template.lock"))?;
+        // SAFETY: flock on a descriptor we own; released when it is closed.
+        if unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), how) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(lock)
+    }
+
     /// Builds the course's part (the driver crate and its dependencies)
     /// into the template target folder.
     ///
@@ -160,13 +171,9 @@ impl Builder {
     pub fn template(&self) -> Result<(), BuildFailure> {
         let dir = self.template_dir();
         let setup = |e: std::io::Error| BuildFailure::Setup(format!("{}: {e}", dir.display()));
-        // Runs sharing a build folder build the template one at a time.
-        std::fs::create_dir_all(&self.build_dir).map_err(setup)?;
-        let lock = std::fs::File::create(self.build_dir.join("template.lock")).map_err(setup)?;
-        // SAFETY: flock on a descriptor we own; released when `lock` is dropped.
-        if unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) } != 0 {
-            return Err(setup(std::io::Error::last_os_error()));
-        }
+        // Runs sharing a build folder build the template one at a time,
+        // and never while another copies it.
+        let _lock = self.lock_template(libc::LOCK_EX).map_err(setup)?;
         let stub = dir.join("student");
         std::fs::create_dir_all(stub.join("src")).map_err(setup)?;
         std::fs::write(
@@ -207,7 +214,12 @@ impl Builder {
         let bin = write_driver(&driver, slug, target, &self.workspace).map_err(setup)?;
         let target_dir = self.build_dir.join("targets").join(slug);
         let _ = std::fs::remove_dir_all(&target_dir);
-        link_tree(&self.template_dir().join("target"), &target_dir).map_err(setup)?;
+        {
+            let _lock = self
+                .lock_template(libc::LOCK_SH)
+                .map_err(|e| setup(e.to_string()))?;
+            link_tree(&self.template_dir().join("target"), &target_dir).map_err(setup)?;
+        }
         let built = self.cargo(&driver, &target_dir, target, &[], self.time_limit);
         let out = self.build_dir.join("bin").join(&bin);
         let moved = built.and_then(|()| {
@@ -385,7 +397,9 @@ fn link_tree(from: &Path, to: &Path) -> Result<(), String> {
         let dest = to.join(entry.file_name());
         if kind.is_dir() {
             link_tree(&entry.path(), &dest)?;
-        } else if kind.is_file() {
+        } else if kind.is_file() && entry.file_name() != ".cargo-lock" {
+            // Cargo's own lock stays behind: a linked one would make every
+            // copy wait for every other build.
             std::fs::hard_link(entry.path(), &dest).map_err(|e| fail(&dest, e))?;
         }
     }
