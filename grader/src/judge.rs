@@ -266,10 +266,10 @@ impl Judge<'_> {
 }
 
 /// Random games per law on an option set other than the default: a
-/// quarter as many (at least 8), so that a game with many fixture sizes is
+/// eighth as many (at least 4), so that a game with many fixture sizes is
 /// still judged in seconds, each call of its interface being a round trip.
 fn other_cases(cases: u32) -> u32 {
-    (cases / 4).max(8).min(cases)
+    (cases / 8).max(4).min(cases)
 }
 
 /// `1 option set`, `3 option sets`.

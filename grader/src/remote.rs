@@ -81,10 +81,15 @@ impl Link {
 
     fn state(self: &Rc<Self>, request: &Request) -> Result<RemoteState, IllegalMove> {
         match self.ask(request) {
-            Reply::State { id } => Ok(RemoteState {
-                id,
-                link: Rc::clone(self),
-            }),
+            Reply::State { id, status } => {
+                if let Some(status) = status {
+                    self.status.borrow_mut().insert(id, status);
+                }
+                Ok(RemoteState {
+                    id,
+                    link: Rc::clone(self),
+                })
+            }
             Reply::Refused { mv, reason } => Err(IllegalMove::new(mv, reason)),
             other => self.unexpected(&other),
         }
@@ -343,12 +348,12 @@ impl Game for RemoteGame {
     type Move = RemoteMove;
 
     fn initial_state(&self) -> RemoteState {
-        match self.link.ask(&Request::Initial) {
-            Reply::State { id } => RemoteState {
-                id,
-                link: Rc::clone(&self.link),
-            },
-            other => self.link.unexpected(&other),
+        match self.link.state(&Request::Initial) {
+            Ok(state) => state,
+            Err(e) => self.link.unexpected(&Reply::Refused {
+                mv: e.mv,
+                reason: e.reason,
+            }),
         }
     }
 

@@ -177,10 +177,14 @@ pub enum Reply {
         /// Its error message.
         message: String,
     },
-    /// A state (from `Initial` or an accepted `Next`).
+    /// A state (from `Initial` or an accepted `Next`), with its
+    /// `game_status` (the grader asks it next; `None` if it panicked).
     State {
         /// Its number.
         id: StateId,
+        /// Its status.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        status: Option<Status>,
     },
     /// `next_state` refused the move (the fields of its `IllegalMove`).
     Refused {

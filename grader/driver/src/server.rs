@@ -18,10 +18,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 /// use game_api::Options;
 /// let mut server = Server::<nim::Nim>::new();
 /// assert!(matches!(server.handle(&Request::New { options: Options::new() }), Reply::Ready { .. }));
-/// assert_eq!(server.handle(&Request::Initial), Reply::State { id: 0 });
+/// assert!(matches!(server.handle(&Request::Initial), Reply::State { id: 0, .. }));
 /// assert!(matches!(server.handle(&Request::Parse { text: "banana".into() }), Reply::Rejected { .. }));
 /// assert_eq!(server.handle(&Request::Parse { text: "2".into() }), Reply::Move { id: 0 });
-/// assert_eq!(server.handle(&Request::Next { state: 0, mv: 0 }), Reply::State { id: 1 });
+/// assert!(matches!(server.handle(&Request::Next { state: 0, mv: 0 }), Reply::State { id: 1, .. }));
 /// ```
 pub struct Server<G: Game> {
     game: Option<G>,
@@ -52,17 +52,15 @@ impl<G: Game + Configurable> Server<G> {
     }
 
     /// Answers one request. A panic in the game's code becomes
-    /// [`Reply::Panicked`]; the server then forgets its game.
+    /// [`Reply::Panicked`]; the game and its states stay (the interface
+    /// takes `&self`), so the next question is answered as in-process.
     pub fn handle(&mut self, request: &Request) -> Reply {
         match catch_unwind(AssertUnwindSafe(|| self.answer(request))) {
             Ok(Ok(reply)) => reply,
             Ok(Err(Unknown(message))) => Reply::Error { message },
-            Err(payload) => {
-                self.game = None;
-                Reply::Panicked {
-                    message: panic_message(&*payload),
-                }
-            }
+            Err(payload) => Reply::Panicked {
+                message: panic_message(&*payload),
+            },
         }
     }
 
@@ -82,10 +80,19 @@ impl<G: Game + Configurable> Server<G> {
         ids.iter().map(|&id| self.mv(id).cloned()).collect()
     }
 
-    fn add_state(&mut self, state: G::State) -> Reply {
+    fn add_state(&mut self, state: G::State) -> StateId {
         let id = StateId::try_from(self.states.len()).expect("fewer than 2^32 states");
         self.states.push(state);
-        Reply::State { id }
+        id
+    }
+
+    /// A new state, with its status when the game gives one.
+    fn state_reply(&mut self, game: &G, state: G::State) -> Reply {
+        let status = catch_unwind(AssertUnwindSafe(|| game.game_status(&state))).ok();
+        Reply::State {
+            id: self.add_state(state),
+            status,
+        }
     }
 
     fn intern(&mut self, mv: G::Move) -> MoveId {
@@ -122,12 +129,10 @@ impl<G: Game + Configurable> Server<G> {
                     })
                 }));
                 children.push(match child {
-                    Ok(Ok((next, status))) => {
-                        let Reply::State { id } = self.add_state(next) else {
-                            unreachable!("add_state replies with a state")
-                        };
-                        Child::State { id, status }
-                    }
+                    Ok(Ok((next, status))) => Child::State {
+                        id: self.add_state(next),
+                        status,
+                    },
                     Ok(Err(e)) => Child::Refused {
                         mv: e.mv,
                         reason: e.reason,
@@ -165,15 +170,15 @@ impl<G: Game + Configurable> Server<G> {
             .game
             .take()
             .ok_or_else(|| Unknown("no game: send `new` first".into()))?;
-        let reply = self.call(&game, request);
+        let reply = catch_unwind(AssertUnwindSafe(|| self.call(&game, request)));
         self.game = Some(game);
-        reply
+        reply.unwrap_or_else(|payload| std::panic::resume_unwind(payload))
     }
 
     fn call(&mut self, game: &G, request: &Request) -> Result<Reply, Unknown> {
         Ok(match request {
             Request::New { .. } => unreachable!("handled by `answer`"),
-            Request::Initial => self.add_state(game.initial_state()),
+            Request::Initial => self.state_reply(game, game.initial_state()),
             Request::Legal { state } => self.expand(game, *state)?,
             Request::LegalInto { state, buffer } => {
                 let mut out = self.buffer(buffer)?;
@@ -187,7 +192,7 @@ impl<G: Game + Configurable> Server<G> {
             }
             Request::Next { state, mv } => {
                 match game.next_state(self.state(*state)?, self.mv(*mv)?) {
-                    Ok(next) => self.add_state(next),
+                    Ok(next) => self.state_reply(game, next),
                     Err(e) => Reply::Refused {
                         mv: e.mv,
                         reason: e.reason,
