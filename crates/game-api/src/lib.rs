@@ -282,7 +282,7 @@ pub trait Game {
 ///     }
 ///     fn from_options(options: &Options) -> Result<Self, OptionsError> {
 ///         options.check_known(&Self::option_specs())?;
-///         Ok(Piles { stones: options.get_or("stones", 7)? })
+///         Ok(Piles { stones: options.get_number("stones", 7)? })
 ///     }
 ///     fn options(&self) -> Options {
 ///         Options::new().with("stones", self.stones)

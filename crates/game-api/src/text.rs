@@ -144,6 +144,69 @@ pub fn count(n: impl Into<u64>, word: &str) -> String {
     }
 }
 
+/// How many bytes of one line [`EndlessLines`] lets through before it
+/// takes the input for something that is not text (`/dev/zero`): 16 MiB.
+pub const ENDLESS_LINE: u64 = 16 << 20;
+
+/// Input that ends once a line runs past [`ENDLESS_LINE`] bytes without a
+/// line break, so that reading line by line always ends, even on an input
+/// such as `/dev/zero` that never does (memory is bounded by [`read_line`],
+/// time by this).
+///
+/// ```
+/// use game_api::text::{read_line, EndlessLines, Line};
+/// let mut input = EndlessLines::new(std::io::BufReader::new(std::io::repeat(0)));
+/// assert!(matches!(read_line(&mut input, 10).unwrap(), Line::TooLong { .. }));
+/// assert_eq!(read_line(&mut input, 10).unwrap(), Line::End);
+/// ```
+#[derive(Debug)]
+pub struct EndlessLines<R> {
+    inner: R,
+    /// Bytes passed on since the last line break.
+    run: u64,
+}
+
+impl<R> EndlessLines<R> {
+    /// Watches `inner`'s lines.
+    pub fn new(inner: R) -> Self {
+        EndlessLines { inner, run: 0 }
+    }
+}
+
+impl<R: BufRead> io::Read for EndlessLines<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for EndlessLines<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.run > ENDLESS_LINE {
+            return Ok(&[]);
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        if amount == 0 {
+            return;
+        }
+        // The bytes consumed are still in the buffer `fill_buf` returned.
+        if let Ok(buf) = self.inner.fill_buf() {
+            let taken = &buf[..amount.min(buf.len())];
+            match taken.iter().rposition(|&b| b == b'\n') {
+                Some(i) => self.run = (taken.len() - i - 1) as u64,
+                None => self.run += taken.len() as u64,
+            }
+        }
+        self.inner.consume(amount);
+    }
+}
+
 /// A line of input, as [`read_line`] found it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Line {

@@ -100,7 +100,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         if !SETS.iter().any(|s| s.name == wanted) {
             let names: Vec<&str> = SETS.iter().map(|s| s.name).collect();
             bail!(
-                "unknown set `{wanted}` (the sets are: {})",
+                "unknown set `{}` (the sets are: {})",
+                game_api::echo(wanted),
                 names.join(", ")
             );
         }
@@ -201,7 +202,7 @@ fn read_set(
         let score = score
             .trim()
             .parse()
-            .with_context(|| format!("{}: `{score}` is not a score", at()))?;
+            .with_context(|| format!("{}: `{}` is not a score", at(), game_api::echo(score)))?;
         positions.push((state, score));
     }
     Ok(positions)

@@ -9,6 +9,7 @@
 use crate::registry::{run_game, GameCommand};
 use crate::render::{self, frame, paint, DIM};
 use crate::spec::{AiLimits, PlayerSpec};
+use game_api::text::EndlessLines;
 use game_api::transcript::{Players, Transcript, TranscriptError};
 use game_api::{Configurable, Game, IllegalMove, Player, Status, Value};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -76,7 +77,10 @@ fn play<G: Game + Configurable>(game: &G, args: &Args) -> Result<Outcome, PlayEr
     let help = format!("Rules: {}\nMoves: {}", G::rules(), G::notation());
     let human = Rc::new(RefCell::new(
         Human::new(
-            WatchEnd::new(io::stdin().lock(), Rc::clone(&input_ended)),
+            WatchEnd::new(
+                EndlessLines::new(io::stdin().lock()),
+                Rc::clone(&input_ended),
+            ),
             io::stdout(),
         )
         .with_help(help),

@@ -4,7 +4,7 @@
 
 use crate::registry::{run_game, GameCommand};
 use crate::render::{self, frame, paint, DIM};
-use game_api::text::{count, read_line, Line, LINE_LIMIT};
+use game_api::text::{count, read_line, EndlessLines, Line, LINE_LIMIT};
 use game_api::transcript::Transcript;
 use game_api::{echo, Configurable, Game, Player, ReplayError};
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -71,7 +71,7 @@ impl GameCommand for Command<'_> {
             &self.args.file,
             self.args.all,
             piped,
-            &mut io::stdin().lock(),
+            &mut EndlessLines::new(io::stdin().lock()),
             &mut out,
         )?;
         Ok(ExitCode::SUCCESS)

@@ -6,7 +6,7 @@ use crate::moves::{is_compact, reach, read_moves, Reached};
 use crate::registry::{run_game, GameCommand};
 use crate::spec::table_megabytes;
 use anyhow::{anyhow, bail, Result};
-use game_api::text::{read_line, Line, LINE_LIMIT};
+use game_api::text::{read_line, EndlessLines, Line, LINE_LIMIT};
 use game_api::{echo, Configurable, Game, Value};
 use players::{Engine, EngineConfig, Solved};
 use std::io::Write;
@@ -83,15 +83,16 @@ impl GameCommand for Solve {
             ..EngineConfig::default()
         })?;
         let mut out = std::io::stdout().lock();
-        let mut input = std::io::stdin().lock();
+        let mut input = EndlessLines::new(std::io::stdin().lock());
         let (mut passed, mut failed, mut malformed) = (0usize, 0usize, 0usize);
         let (mut time, mut nodes) = (Duration::ZERO, 0u64);
         for number in 1.. {
             let text = match read_line(&mut input, LINE_LIMIT)? {
                 Line::End => break,
-                Line::Text(text) if number == 1 => text
-                    .strip_prefix('\u{feff}')
-                    .map_or(text.clone(), str::to_owned),
+                // A byte-order mark may start the input, never a position.
+                Line::Text(text) if number == 1 && text.starts_with('\u{feff}') => {
+                    text['\u{feff}'.len_utf8()..].to_owned()
+                }
                 Line::Text(text) => text,
                 Line::NotUtf8 { at } => {
                     eprintln!("<stdin>:{number}: not UTF-8 text (a bad byte at {at})");

@@ -1,8 +1,9 @@
 //! Bad input never hurts: the command line, standard input and transcript
 //! files given as a careless or hostile user would, through the real
-//! binary. Each test is one item of "bad input" issue (#9) and would have
-//! caught it. No test waits for a duration: child processes are waited for,
-//! and pipes stay open until the child has exited.
+//! binary. Each test checks one item of issue #9 ("bad input never hurts")
+//! and would have caught it. No test races the clock or a child process:
+//! children are waited for (a timeout only detects a hang), and pipes stay
+//! open until the child has exited.
 
 mod common;
 
@@ -412,6 +413,9 @@ fn control_characters_nul_and_bom_are_shown_escaped_and_solve_skips_a_bom() {
     assert!(stderr.contains("`\\u{feff}4455` is not a move"), "{stderr}");
     let (_, _, stderr) = run(&["perft", "connect4", "1", "ro\u{7}ws=5"], "");
     assert!(stderr.contains("unknown option `ro\\u{7}ws`"), "{stderr}");
+    let (_, _, stderr) = run(&["bench", "--sets", "x\u{1b}[2J"], "");
+    assert!(stderr.contains("unknown set `x\\u{1b}[2J`"), "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
 }
 
 #[test]
@@ -484,6 +488,30 @@ fn a_stdin_that_cannot_be_read_abandons_the_game_instead_of_resigning() {
         "{stdout}"
     );
     assert!(!stdout.contains("resigns"), "{stdout}");
+}
+
+#[test]
+fn an_endless_line_on_stdin_ends_the_input() {
+    // `/dev/zero` never sends a line break: after 16 MiB the input is over.
+    let zero = |args: &[&str]| {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("games"))
+            .args(args)
+            .stdin(std::fs::File::open("/dev/zero").unwrap())
+            .output()
+            .unwrap()
+    };
+    let out = zero(&["play", "nim", "--p1", "human", "--p2", "human"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(
+        stdout.contains("End of input: the game is abandoned"),
+        "{stdout}"
+    );
+    let out = zero(&["solve", "nim"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.starts_with("<stdin>:1: a line of "), "{stderr}");
+    assert!(stderr.ends_with(" bytes is too long\n"), "{stderr}");
 }
 
 #[test]
