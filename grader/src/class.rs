@@ -13,6 +13,7 @@
 //! interrupted) is never kept: the next run regrades it, and the run that
 //! wrote it reports it in [`ClassReport::errors`].
 
+use crate::build::{BuildFailure, Builder, Toolchain};
 use crate::config::{GameConfig, GradingConfig};
 use crate::fixture::{load_dir, Fixture, FixtureError, Visibility};
 use crate::key::{AnswerKey, KeyError};
@@ -20,9 +21,7 @@ use crate::report::{
     gradebook_csv, remove_stale_temporaries, summary, write_atomic, SubmissionResult, Verdict,
 };
 use crate::results::{relative, Origin, TestResult};
-use crate::submission::{
-    build_driver, stage, submission_version, vet, write_driver, Target, Workspace,
-};
+use crate::submission::{stage, submission_version, vet, Target, Workspace};
 use game_api::conformance::LAWS;
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
@@ -65,6 +64,9 @@ pub struct ClassRun {
     pub after_due_date: bool,
     /// The `grader` binary.
     pub grader_bin: PathBuf,
+    /// The sandbox launcher of builds (the `grader` binary, see
+    /// [`crate::confine`]).
+    pub launcher: PathBuf,
     /// The fixtures folder of the game.
     pub fixtures_dir: PathBuf,
     /// The answer keys (insta snapshots) folder.
@@ -93,6 +95,7 @@ impl ClassRun {
             only: None,
             force: false,
             after_due_date: false,
+            launcher: grader_bin.clone(),
             grader_bin,
             fixtures_dir: workspace.join("fixtures").join(game),
             keys_dir: workspace.join("grader/tests/snapshots"),
@@ -320,7 +323,7 @@ pub fn student_dir(out: &Path, student: &str) -> PathBuf {
 #[must_use]
 pub fn driver_path(run: &ClassRun, student: &str) -> PathBuf {
     run.build_dir
-        .join("target/release")
+        .join("bin")
         .join(format!("grader-driver-{}", slug(student)))
 }
 
@@ -438,7 +441,11 @@ pub fn grade_class(
                         Verdict::Graded,
                     )
                     .map_err(Incomplete::from),
-                    Err(Unbuilt::Course(e)) => Err(Incomplete::from(e)),
+                    Err(Unbuilt::NotTheirs(e)) => Err(Incomplete::from(e)),
+                    Err(Unbuilt::Interrupted(e)) => Err(Incomplete {
+                        verdict: Verdict::Interrupted,
+                        message: e,
+                    }),
                 };
                 let judge = start.elapsed();
                 match outcome {
@@ -470,10 +477,20 @@ pub fn grade_class(
                 graded.lock().expect("timings").push(timing);
             });
         }
+        // The course's own crates first, on their own: if they do not
+        // build, nobody is blamed for it.
+        let builder = (!todo.is_empty()).then(|| {
+            progress("building the course's crates (the driver and game-api)");
+            course_builder(run, &prepared)
+        });
         for (student, dir, version) in &todo {
             let start = Instant::now();
             progress(&format!("{student}: building"));
-            let built = build_one(run, &prepared, student, dir);
+            let built = match &builder {
+                Some(Ok(builder)) => build_one(run, builder, &prepared, student, dir),
+                Some(Err(why)) => Err(why.clone()),
+                None => unreachable!("there is a builder when there is work"),
+            };
             // Dropped receivers only mean every worker died; nothing to add.
             let _ = tx.send((student.clone(), version.clone(), built, start.elapsed()));
         }
@@ -536,7 +553,7 @@ pub fn grade_class(
         .collect();
     if !weak.is_empty() {
         text += &format!(
-            "warning: Landlock was not fully enforced for {}: student code could touch files outside its scratch directory\n",
+            "warning: the sandbox did not fully hold for {}: see ARCHITECTURE.md (the grader's trust boundary)\n",
             weak.join(", ")
         );
     }
@@ -586,10 +603,35 @@ fn whole_test(prepared: &Prepared, name: &str, about: &str, failure: String) -> 
     }
 }
 
+/// The builder of this run, once the course's crates have built.
+fn course_builder(run: &ClassRun, prepared: &Prepared) -> Result<Builder, Unbuilt> {
+    let toolchain = Toolchain::find().map_err(Unbuilt::NotTheirs)?;
+    let builder = Builder {
+        launcher: run.launcher.clone(),
+        toolchain,
+        workspace: run.workspace.clone(),
+        build_dir: run.build_dir.clone(),
+        time_limit: Duration::from_secs(prepared.config.build_seconds),
+        memory_bytes: prepared.config.build_memory_mb << 20,
+        offline: prepared.config.offline,
+    };
+    builder.template().map_err(|e| match e {
+        BuildFailure::Compile { log, .. } => {
+            Unbuilt::NotTheirs(format!("the course's own crates do not build:\n{log}"))
+        }
+        e @ BuildFailure::Interrupted(_) => {
+            Unbuilt::Interrupted(format!("the course's own crates could not be built: {e}"))
+        }
+        e => Unbuilt::NotTheirs(format!("the course's own crates could not be built: {e}")),
+    })?;
+    Ok(builder)
+}
+
 /// Vets, stages and builds one submission: the driver binary, or why the
 /// build failed.
 fn build_one(
     run: &ClassRun,
+    builder: &Builder,
     prepared: &Prepared,
     student: &str,
     dir: &Path,
@@ -598,7 +640,7 @@ fn build_one(
     let target = if run.reference {
         Target {
             dir: dir.to_owned(),
-            package: package_name(dir).map_err(Unbuilt::Course)?,
+            package: package_name(dir).map_err(Unbuilt::NotTheirs)?,
             type_name: prepared.game.type_name.clone(),
         }
     } else {
@@ -607,40 +649,36 @@ fn build_one(
         })?;
         let staged = run.build_dir.join("staged").join(&slug);
         stage(&vetted, &staged, &run.workspace)
-            .map_err(|e| Unbuilt::Course(format!("staging failed: {e}")))?;
+            .map_err(|e| Unbuilt::NotTheirs(format!("staging failed: {e}")))?;
         Target {
             dir: staged,
             package: vetted.package,
             type_name: "Submission".into(),
         }
     };
-    let driver_dir = run.build_dir.join("drivers").join(&slug);
-    let bin = write_driver(&driver_dir, &slug, &target, &run.workspace)
-        .map_err(|e| Unbuilt::Course(format!("driver: {e}")))?;
-    build_driver(
-        &driver_dir,
-        &bin,
-        &run.build_dir.join("target"),
-        prepared.config.offline,
-        &target,
-    )
-    .map_err(|b| {
-        if b.course {
-            return Unbuilt::Course(format!("the course's own crates do not build:\n{}", b.log));
-        }
-        let words = b
-            .mismatch
-            .unwrap_or_else(|| "Your crate does not compile.".to_owned());
-        Unbuilt::Student(format!("{words}\n\nThe compiler said:\n{}", b.log))
+    let built = builder.build(&slug, &target);
+    if !run.reference {
+        let _ = std::fs::remove_dir_all(&target.dir);
+    }
+    built.map_err(|failure| match failure {
+        BuildFailure::Compile { .. } => Unbuilt::Student(failure.to_string()),
+        f if f.is_the_students() => Unbuilt::Student(format!("The build failed: {f}.")),
+        f @ BuildFailure::Interrupted(_) => Unbuilt::Interrupted(f.to_string()),
+        f => Unbuilt::NotTheirs(f.to_string()),
     })
 }
 
 /// Why a submission has no driver.
+#[derive(Clone, Debug)]
 enum Unbuilt {
-    /// The submission's fault: refused, or does not compile.
+    /// The submission's fault: refused, does not compile, or over a limit.
     Student(String),
-    /// The course's crates do not build (a broken workspace, not the student).
-    Course(String),
+    /// Not the submission's fault: the course's crates do not build, or
+    /// the grader failed.
+    NotTheirs(String),
+    /// Not the submission's fault: the build was stopped from outside (a
+    /// signal the grader did not send: Ctrl-C, the OOM killer).
+    Interrupted(String),
 }
 
 fn package_name(dir: &Path) -> Result<String, String> {

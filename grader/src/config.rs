@@ -44,6 +44,12 @@ pub struct GradingConfig {
     pub cpu_seconds: u64,
     /// Largest file the student process may write, in KiB.
     pub file_size_kb: u64,
+    /// Processes and threads the student process may have at once.
+    pub processes: u64,
+    /// Wall-clock limit of one submission's build, in seconds.
+    pub build_seconds: u64,
+    /// Address-space limit of each process of a build, in MiB.
+    pub build_memory_mb: u64,
     /// Crates a submission may depend on, besides `game-api`.
     pub allowed_dependencies: Vec<String>,
     /// Build without network (every dependency must be in Cargo's cache).
@@ -78,6 +84,9 @@ impl Default for GradingConfig {
             memory_mb: 512,
             cpu_seconds: 20,
             file_size_kb: 1024,
+            processes: 16,
+            build_seconds: 120,
+            build_memory_mb: 4096,
             allowed_dependencies: Vec::new(),
             offline: true,
             games: BTreeMap::new(),
@@ -126,6 +135,9 @@ struct Located {
     memory_mb: Option<Spanned<toml::Value>>,
     cpu_seconds: Option<Spanned<toml::Value>>,
     file_size_kb: Option<Spanned<toml::Value>>,
+    processes: Option<Spanned<toml::Value>>,
+    build_seconds: Option<Spanned<toml::Value>>,
+    build_memory_mb: Option<Spanned<toml::Value>>,
     allowed_dependencies: Option<Spanned<toml::Value>>,
     games: Option<BTreeMap<String, Spanned<LocatedGame>>>,
     /// Where a bare `[games]` header is (TOML gives no span for it).
@@ -259,6 +271,27 @@ impl GradingConfig {
                 "KiB",
                 u64::MAX >> 10,
             ),
+            (
+                "processes",
+                self.processes,
+                &at.processes,
+                "process",
+                1 << 16,
+            ),
+            (
+                "build_seconds",
+                self.build_seconds,
+                &at.build_seconds,
+                "second",
+                u64::MAX,
+            ),
+            (
+                "build_memory_mb",
+                self.build_memory_mb,
+                &at.build_memory_mb,
+                "MiB",
+                u64::MAX >> 20,
+            ),
         ];
         for (key, value, located, unit, most) in limits {
             if value == 0 || value > most {
@@ -314,6 +347,7 @@ impl GradingConfig {
             memory_bytes: self.memory_mb << 20,
             cpu_seconds: self.cpu_seconds,
             file_bytes: self.file_size_kb << 10,
+            processes: self.processes,
         }
     }
 }

@@ -1,16 +1,20 @@
 //! Judging one built submission: every fixture and every conformance law,
 //! each in a fresh driver process, each with its own time limit.
 //!
+//! Every verdict is computed here, in the grader: the fixture walk, the
+//! course's minimax and the laws of `game-api` run on a
+//! [`RemoteGame`](crate::remote::RemoteGame) whose methods ask the driver.
 //! A test's failure (a wrong answer, a panic, a crash, a timeout) never
 //! affects the other tests: the next test starts a new process.
 
 use crate::config::{GameConfig, GradingConfig};
-use crate::fixture::Fixture;
-use crate::key::{walk, AnswerKey};
-use crate::protocol::{Request, Response};
+use crate::fixture::{Fixture, Visibility};
+use crate::key::{options_refused, walk, AnswerKey};
+use crate::remote::{NotBuilt, RemoteGame};
 use crate::results::{relative, Origin, TestResult};
-use crate::sandbox::Driver;
-use game_api::conformance::LAWS;
+use crate::sandbox::{Driver, Sandbox};
+use game_api::conformance::{check_law, KitConfig, LAWS};
+use game_api::Options;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::Duration;
@@ -29,6 +33,8 @@ pub struct Judge<'a> {
     pub laws: bool,
     /// Parent folder of the scratch directories.
     pub scratch: &'a Path,
+    /// The launcher of the sandbox (the `grader` binary).
+    pub launcher: &'a Path,
 }
 
 /// What one judged submission got.
@@ -36,7 +42,7 @@ pub struct Judge<'a> {
 pub struct Judged {
     /// One result per test.
     pub tests: Vec<TestResult>,
-    /// How the driver's sandbox stood (Landlock).
+    /// How the driver's sandbox stood: `fully enforced`, or what did not hold.
     pub sandbox: String,
 }
 
@@ -57,24 +63,32 @@ impl Judge<'_> {
         Judged { tests, sandbox }
     }
 
+    /// Starts a driver in a fresh scratch directory and builds its game.
     fn start(
         &self,
         driver: &Path,
-        index: usize,
+        scratch: &str,
         limit_ms: u64,
+        options: &Options,
         sandbox: &mut String,
-    ) -> Result<Driver, String> {
-        let scratch = self.scratch.join(format!("test-{index}"));
-        let _ = std::fs::remove_dir_all(&scratch);
+    ) -> Result<RemoteGame, (NotBuilt, Option<Box<Driver>>)> {
         let d = Driver::start(
+            &Sandbox {
+                launcher: self.launcher.to_owned(),
+                limits: self.config.limits(),
+            },
             driver,
-            &scratch,
-            self.config.limits(),
+            &self.scratch.join(scratch),
             Duration::from_millis(limit_ms),
         )
-        .map_err(|f| f.to_string())?;
-        d.hello().landlock.clone_into(sandbox);
-        Ok(d)
+        .map_err(|f| (NotBuilt::Failed(f), None))?;
+        let weak = d.report().weaknesses();
+        *sandbox = if weak.is_empty() {
+            "fully enforced".to_owned()
+        } else {
+            weak.join("; ")
+        };
+        RemoteGame::new(d, options).map_err(|(why, d)| (why, Some(d)))
     }
 
     fn fixture(
@@ -104,34 +118,70 @@ impl Judge<'_> {
                 version: f.version.clone(),
             },
         };
-        let mut d = match self.start(driver, index, self.config.time_limit_ms, sandbox) {
-            Ok(d) => d,
-            Err(e) => {
-                result.failure = Some(e);
+        let started = self.start(
+            driver,
+            &format!("test-{index}"),
+            self.config.time_limit_ms,
+            &f.options,
+            sandbox,
+        );
+        let (departure, printed) = match started {
+            Ok(game) => match walk(f, &game, |n, _, o| key.compare(n, o), |_, _, _| {}) {
+                Ok(()) => (None, None),
+                Err(d) => (Some(d), printed(&game.finish())),
+            },
+            Err((NotBuilt::Refused(message), d)) => (
+                Some(options_refused(f, &message)),
+                d.and_then(|mut d| printed(&d.finish())),
+            ),
+            Err((NotBuilt::Failed(failure), d)) => {
+                result.failure = Some(failure.to_string());
+                result.printed = d.and_then(|mut d| printed(&d.finish()));
                 return result;
             }
         };
-        match walk(f, &mut d, |n, _, o| key.compare(n, o), |_, _, _| {}) {
-            Ok(()) => {
+        match departure {
+            None => {
                 result.passed = true;
                 result.score = f.points;
             }
-            Err(departure) => {
+            Some(departure) => {
                 let mut reproduce = reproduce_fixture(f, &departure.moves);
                 if let Some(probe) = &departure.probe {
                     reproduce = format!("{reproduce}\n{probe}");
                 }
-                result.reproduce = Some(reproduce);
+                result.reproduce = Some(as_test(&f.name, &reproduce));
                 result.moves = Some(departure.moves);
                 result.failure = Some(departure.message);
-                result.printed = printed(&d.finish());
+                result.printed = printed;
             }
         }
         result
     }
 
-    fn law(&self, driver: &Path, index: usize, law: &str, sandbox: &mut String) -> TestResult {
+    /// The option sets the laws run with: the game's law options (its
+    /// defaults unless `grading.toml` says otherwise), then every other
+    /// option set of a visible fixture, so a bug that only shows on other
+    /// sizes is caught.
+    fn law_option_sets(&self) -> Vec<Options> {
+        let mut sets = vec![self.game.law_options.clone()];
+        for (f, _) in self.fixtures {
+            if f.visibility == Visibility::Visible && !sets.contains(&f.options) {
+                sets.push(f.options.clone());
+            }
+        }
+        sets
+    }
+
+    fn law(
+        &self,
+        driver: &Path,
+        index: usize,
+        law: &'static str,
+        sandbox: &mut String,
+    ) -> TestResult {
         let (seed, cases) = (self.config.seed, self.config.law_cases);
+        let sets = self.law_option_sets();
         let mut result = TestResult {
             name: format!("law: {law}"),
             group: "laws".into(),
@@ -140,51 +190,125 @@ impl Judge<'_> {
             max_score: self.config.law_points,
             passed: false,
             visibility: self.config.law_visibility,
-            about: format!("the conformance kit's law `{law}`, on {cases} random games"),
+            about: format!(
+                "the conformance kit's law `{law}`, on {cases} random games with the default options{}",
+                match sets.len() - 1 {
+                    0 => String::new(),
+                    n => format!(
+                        " and {} with each of {}",
+                        other_cases(cases),
+                        count(n, "other option set", "other option sets")
+                    ),
+                }
+            ),
             failure: None,
             moves: None,
-            reproduce: Some(format!(
-                "let verdict = game_api::conformance::check_law(&game, \"{law}\", \
-                 &game_api::conformance::KitConfig {{ cases: {cases}, seed: {seed} }});\n\
-                 assert!(verdict.passed(), \"{{:?}}\", verdict.failure);"
-            )),
+            reproduce: None,
             printed: None,
             origin: Origin::Law { seed, cases },
         };
-        let outcome = self
-            .start(driver, index, self.config.law_time_limit_ms, sandbox)
-            .and_then(|mut d| {
-                let options = self.game.law_options.clone();
-                let verdict = match d.call(&Request::New { options }) {
-                    Ok(Response::Ready { .. }) => d.call(&Request::Law {
-                        name: law.to_owned(),
-                        seed,
-                        cases,
-                    }),
-                    other => other,
-                };
-                let failure = match verdict {
-                    Ok(Response::Law { failure }) => failure,
-                    Ok(Response::OptionsRefused { message }) => Some(format!(
-                        "from_options refused `{}`: {message}",
-                        self.game.law_options
-                    )),
-                    Ok(other) => Some(format!("an unexpected reply: {other:?}")),
-                    Err(f) => Some(f.to_string()),
-                };
-                result.printed = failure.as_ref().and_then(|_| printed(&d.finish()));
-                failure.map_or(Ok(()), Err)
-            });
-        match outcome {
-            Ok(()) => {
-                result.passed = true;
-                result.score = result.max_score;
-                result.reproduce = None;
+        for (k, options) in sets.iter().enumerate() {
+            let scratch = format!("test-{index}-{k}");
+            let with = |message: String| {
+                if options.iter().next().is_none() {
+                    format!("with the default options: {message}")
+                } else {
+                    format!("with the options `{options}`: {message}")
+                }
+            };
+            let failure = match self.start(
+                driver,
+                &scratch,
+                self.config.law_time_limit_ms,
+                options,
+                sandbox,
+            ) {
+                Ok(game) => {
+                    let cases = if k == 0 { cases } else { other_cases(cases) };
+                    let verdict = check_law(&game, law, &KitConfig { cases, seed });
+                    let failure = match game.failure() {
+                        Some(stopped) => Some(stopped.to_string()),
+                        None => verdict.failure,
+                    };
+                    failure.map(|f| (f, printed(&game.finish())))
+                }
+                Err((NotBuilt::Refused(message), d)) => Some((
+                    format!("from_options refused them: {message}"),
+                    d.and_then(|mut d| printed(&d.finish())),
+                )),
+                Err((NotBuilt::Failed(failure), d)) => Some((
+                    failure.to_string(),
+                    d.and_then(|mut d| printed(&d.finish())),
+                )),
+            };
+            if let Some((failure, printed)) = failure {
+                let cases = if k == 0 { cases } else { other_cases(cases) };
+                result.failure = Some(with(failure));
+                result.printed = printed;
+                result.reproduce = Some(as_test(
+                    &result.name,
+                    &format!(
+                        "use game_api::{{Configurable, Options}};\n\
+                         let game = crate::Submission::from_options(&{}).unwrap();\n\
+                         let verdict = game_api::conformance::check_law(&game, \"{law}\", \
+                         &game_api::conformance::KitConfig {{ cases: {cases}, seed: {seed} }});\n\
+                         assert!(verdict.passed(), \"{{:?}}\", verdict.failure);",
+                        options_code(options)
+                    ),
+                ));
+                return result;
             }
-            Err(e) => result.failure = Some(e),
         }
+        result.passed = true;
+        result.score = result.max_score;
         result
     }
+}
+
+/// Random games per law on an option set other than the default: a
+/// eighth as many (at least 4), so that a game with many fixture sizes is
+/// still judged in seconds, each call of its interface being a round trip.
+fn other_cases(cases: u32) -> u32 {
+    (cases / 8).max(4).min(cases)
+}
+
+/// `1 option set`, `3 option sets`.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Rust code that builds `options`.
+fn options_code(options: &Options) -> String {
+    let pairs: Vec<String> = options
+        .iter()
+        .map(|(k, v)| format!("{:?}", format!("{k}={v}")))
+        .collect();
+    if pairs.is_empty() {
+        "Options::new()".to_owned()
+    } else {
+        format!("Options::parse_args([{}]).unwrap()", pairs.join(", "))
+    }
+}
+
+/// Wraps `body` as a test function a student pastes into their
+/// `src/lib.rs` (it names the crate's `Submission` as `crate::Submission`).
+fn as_test(name: &str, body: &str) -> String {
+    let ident: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let body: Vec<String> = body.lines().map(|l| format!("    {l}")).collect();
+    format!(
+        "#[test]\nfn reproduce_{}() {{\n{}\n}}",
+        ident.trim_matches('_'),
+        body.join("\n")
+    )
 }
 
 /// The default one-line description of a fixture.
@@ -206,23 +330,14 @@ fn describe(f: &Fixture) -> String {
 }
 
 fn reproduce_fixture(f: &Fixture, moves: &[String]) -> String {
-    let options: Vec<String> = f
-        .options
-        .iter()
-        .map(|(k, v)| format!("\"{k}={v}\""))
-        .collect();
-    let options = if options.is_empty() {
-        "Options::new()".to_owned()
-    } else {
-        format!("Options::parse_args([{}]).unwrap()", options.join(", "))
-    };
     let moves: Vec<String> = moves.iter().map(|m| format!("{m:?}")).collect();
     format!(
         "use game_api::{{Configurable, Game, Options}};\n\
-         let game = your_crate::Submission::from_options(&{options}).unwrap();\n\
+         let game = crate::Submission::from_options(&{}).unwrap();\n\
          let states = game_api::replay(&game, &[{}] as &[&str]).unwrap();\n\
          let state = states.last().unwrap();\n\
          println!(\"{{:?}} {{:?}}\", game.game_status(state), game.legal_moves(state));",
+        options_code(&f.options),
         moves.join(", ")
     )
 }

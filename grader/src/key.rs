@@ -1,44 +1,69 @@
-//! Answer keys: what our reference game answers along a fixture.
+//! Answer keys: what our reference game answers along a fixture, and the
+//! walk that judges a submission against them.
 //!
-//! A key is recorded by replaying a fixture against the reference crate
-//! (in-process, through the same [`Session`] code a driver uses) and is kept
-//! as an insta snapshot in `grader/tests/snapshots/`, reviewed with
-//! `cargo insta review` whenever a game or a fixture changes. Per move it
-//! holds the move, the status, the legal moves (in [`canonical_order`]), the
-//! payoff's sign once the game is over, and the rendering (for people;
-//! never judged). It records the fixture's version, so a key that no longer
-//! matches its fixture is refused instead of silently misgrading.
+//! A key is recorded by walking a fixture on the reference game
+//! (in-process) and is kept as an insta snapshot in
+//! `grader/tests/snapshots/`, reviewed with `cargo insta review` whenever a
+//! game or a fixture changes. Per move it holds the move, the status, the
+//! legal moves (in [`canonical_order`]), the payoff's sign once the game is
+//! over, and the rendering (for people; never judged). It records the
+//! fixture's version, so a key that no longer matches its fixture is
+//! refused instead of silently misgrading.
 //!
-//! [`canonical_order`]: crate::protocol::canonical_order
+//! A submission is judged by the same [`walk`], in the grader process, on a
+//! [`RemoteGame`](crate::remote::RemoteGame): the observations, the checks
+//! and the course's minimax all run here, so a submission is always
+//! observed exactly the way the keys were, and only the grader decides.
 
 use crate::fixture::{Fixture, Goal};
-use crate::protocol::{Observation, Request, Response};
-use crate::sandbox::{Driver, Failure};
-use crate::session::Session;
-use game_api::{Configurable, Game, Options, Status};
+use crate::remote::Stopped;
+use game_api::{Configurable, Game, Options, Status, Value};
+use players::{Agent, Decision, Minimax};
 use serde::{Deserialize, Serialize};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-/// Anything that answers protocol requests: an in-process [`Session`] or a
-/// driver process.
-pub trait Engine {
-    /// Answers one request.
-    ///
-    /// # Errors
-    /// [`Failure`] when no usable answer came (only a process can fail so).
-    fn ask(&mut self, request: &Request) -> Result<Response, Failure>;
+/// What a state looks like through the interface.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Observation {
+    /// `game_status`.
+    pub status: Status,
+    /// `legal_moves`, written with `string_of_move`, in [`canonical_order`].
+    pub legal: Vec<String>,
+    /// `payoff` of a finished game (`None` while it goes on).
+    pub payoff: Option<Value>,
+    /// `string_of_state` (recorded for people, never judged).
+    pub rendering: String,
 }
 
-impl<G: Game + Configurable> Engine for Session<G> {
-    fn ask(&mut self, request: &Request) -> Result<Response, Failure> {
-        Ok(self.handle(request))
-    }
+/// Sorts moves written in a game's notation into the order used in answer
+/// keys: shorter texts first, then alphabetically, so that `"2"` comes
+/// before `"10"`.
+///
+/// ```
+/// let mut moves = vec!["10".to_string(), "2".into(), "1".into()];
+/// grader::key::canonical_order(&mut moves);
+/// assert_eq!(moves, ["1", "2", "10"]);
+/// ```
+pub fn canonical_order(moves: &mut [String]) {
+    moves.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
 }
 
-impl Engine for Driver {
-    fn ask(&mut self, request: &Request) -> Result<Response, Failure> {
-        self.call(request)
+/// Observes a state through the interface.
+pub fn observe<G: Game + ?Sized>(game: &G, state: &G::State) -> Observation {
+    let status = game.game_status(state);
+    let mut legal: Vec<String> = game
+        .legal_moves(state)
+        .iter()
+        .map(|m| game.string_of_move(m))
+        .collect();
+    canonical_order(&mut legal);
+    Observation {
+        status,
+        legal,
+        payoff: status.is_over().then(|| game.payoff(state, status)),
+        rendering: game.string_of_state(state),
     }
 }
 
@@ -135,14 +160,39 @@ pub enum Check<'a> {
     Ai(&'a crate::fixture::AiCheck),
 }
 
+/// What a game answered to a check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Answer {
+    /// `move_of_string` refused the text.
+    Rejected,
+    /// It parsed, and `next_state` refused it.
+    Refused,
+    /// It parsed and `next_state` accepted it.
+    Accepted,
+    /// The course's minimax chose this move.
+    Chose(String),
+    /// The course's minimax found no move.
+    NoMove,
+}
+
 impl Check<'_> {
-    fn request(self) -> Request {
-        match self {
-            Check::Nonsense(c) => Request::Try {
-                text: c.text.clone(),
+    /// Asks the game, in this process (a submission's game answers each
+    /// interface call from its driver; the search runs here).
+    fn run<G: Game>(self, game: &G, state: &G::State) -> Answer {
+        let try_text = |text: &str| match game.move_of_string(text) {
+            Err(_) => Answer::Rejected,
+            Ok(mv) => match game.next_state(state, &mv) {
+                Err(_) => Answer::Refused,
+                Ok(_) => Answer::Accepted,
             },
-            Check::Illegal(c) => Request::Try { text: c.mv.clone() },
-            Check::Ai(c) => Request::Ai { depth: c.depth },
+        };
+        match self {
+            Check::Nonsense(c) => try_text(&c.text),
+            Check::Illegal(c) => try_text(&c.mv),
+            Check::Ai(c) => match Minimax::new(Some(c.depth)).decide(game, state) {
+                Decision::Play(mv, _) => Answer::Chose(game.string_of_move(&mv)),
+                _ => Answer::NoMove,
+            },
         }
     }
 
@@ -163,30 +213,33 @@ impl Check<'_> {
                 c.mv
             ),
             Check::Ai(c) => format!(
-                "// the course's minimax (players::Minimax) at depth {} should play {}\n\
-                 let mut ai = players::Minimax::new(Some({}));\nprintln!(\"{{:?}}\", players::Agent::decide(&mut ai, &game, state));",
+                "// The course's minimax at depth {} should play {} here. It chooses by the\n\
+                 // values your game_status, payoff and estimate_value give the positions below.\n\
+                 for mv in game.legal_moves(state) {{\n    \
+                 let next = game.next_state(state, &mv).unwrap();\n    \
+                 println!(\"{{}}: {{:?}}, estimate {{}}\", game.string_of_move(&mv), game.game_status(&next), game.estimate_value(&next));\n\
+                 }}",
                 c.depth,
                 c.plays.join(" or "),
-                c.depth
             ),
         }
     }
 
-    /// Whether `reply` is what the fixture demands; `Err` says what is wrong.
-    fn judge(self, reply: &Response) -> Result<String, String> {
-        match (self, reply) {
-            (Check::Nonsense(_), Response::Rejected { .. }) => Ok("rejected".into()),
-            (Check::Nonsense(c), Response::Refused { .. } | Response::Accepted) => Err(format!(
+    /// Whether `answer` is what the fixture demands; `Err` says what is wrong.
+    fn judge(self, answer: &Answer) -> Result<String, String> {
+        match (self, answer) {
+            (Check::Nonsense(_), Answer::Rejected) => Ok("rejected".into()),
+            (Check::Nonsense(c), Answer::Refused | Answer::Accepted) => Err(format!(
                 "expected: move_of_string({:?}) returns a ParseMoveError\ngot: it was read as a move",
                 c.text
             )),
-            (Check::Illegal(_), Response::Refused { .. }) => Ok("refused".into()),
-            (Check::Illegal(_), Response::Rejected { .. }) => Ok("rejected".into()),
-            (Check::Illegal(c), Response::Accepted) => {
+            (Check::Illegal(_), Answer::Refused) => Ok("refused".into()),
+            (Check::Illegal(_), Answer::Rejected) => Ok("rejected".into()),
+            (Check::Illegal(c), Answer::Accepted) => {
                 Err(format!("expected: next_state refuses the illegal move {}\ngot: it was accepted", c.mv))
             }
-            (Check::Ai(c), Response::Chose { text }) if c.plays.contains(text) => Ok(format!("chose {text}")),
-            (Check::Ai(c), Response::Chose { text }) => Err(format!(
+            (Check::Ai(c), Answer::Chose(text)) if c.plays.contains(text) => Ok(format!("chose {text}")),
+            (Check::Ai(c), Answer::Chose(text)) => Err(format!(
                 "expected: minimax at depth {} plays {} (the move that {})\ngot: it played {text}",
                 c.depth,
                 c.plays.join(" or "),
@@ -195,10 +248,13 @@ impl Check<'_> {
                     Goal::Block => "blocks the opponent's win",
                 }
             )),
-            (Check::Ai(c), Response::NoMove) => {
+            (Check::Ai(c), Answer::NoMove) => {
                 Err(format!("expected: minimax at depth {} plays {}\ngot: it found no move", c.depth, c.plays.join(" or ")))
             }
-            (_, other) => Err(unexpected(other)),
+            (Check::Nonsense(_) | Check::Illegal(_), Answer::Chose(_) | Answer::NoMove)
+            | (Check::Ai(_), Answer::Rejected | Answer::Refused | Answer::Accepted) => {
+                unreachable!("a check gets answers of its own kind")
+            }
         }
     }
 }
@@ -217,16 +273,33 @@ pub struct Departure {
     pub probe: Option<String>,
 }
 
-/// Replays `fixture` against `engine`: builds the game, observes every
-/// position and makes every check, calling `step` on each position (which
-/// may refuse it) and recording each check's verdict.
+/// The departure of a fixture whose options the game refused.
+#[must_use]
+pub fn options_refused(fixture: &Fixture, message: &str) -> Departure {
+    Departure {
+        moves: Vec::new(),
+        message: format!(
+            "expected: from_options accepts `{}`\ngot: {message}",
+            fixture.options
+        ),
+        process_failed: false,
+        probe: None,
+    }
+}
+
+/// Replays `fixture` on `game`: observes every position and makes every
+/// check, calling `step` on each position (which may refuse it) and
+/// recording each check's verdict.
+///
+/// A panic in the game's code, or a failed process behind a
+/// [`RemoteGame`](crate::remote::RemoteGame), ends the walk as a departure.
 ///
 /// # Errors
-/// The first [`Departure`]: a refused option or move, a failed check, a
-/// position `step` refused, or a failed process.
-pub fn walk(
+/// The first [`Departure`]: a refused move, a failed check, a position
+/// `step` refused, a panic or a failed process.
+pub fn walk<G: Game>(
     fixture: &Fixture,
-    engine: &mut dyn Engine,
+    game: &G,
     mut step: impl FnMut(usize, Option<&str>, &Observation) -> Result<(), String>,
     mut checked: impl FnMut(usize, Check<'_>, String),
 ) -> Result<(), Departure> {
@@ -236,61 +309,51 @@ pub fn walk(
         process_failed: false,
         probe: None,
     };
-    let failed = |n: usize, f: Failure| Departure {
-        moves: fixture.moves[..n].to_vec(),
-        message: f.to_string(),
-        process_failed: true,
-        probe: None,
+    // Runs one call of the game; a panic or a failed process departs at `n`.
+    let guard = |n: usize, call: &mut dyn FnMut()| {
+        catch_unwind(AssertUnwindSafe(call)).map_err(|payload| {
+            let mut d = depart(n, String::new());
+            if let Some(Stopped(failure)) = payload.downcast_ref::<Stopped>() {
+                d.message = failure.to_string();
+                d.process_failed = true;
+            } else {
+                d.message = format!("the game panicked: {}", panic_text(&*payload));
+            }
+            d
+        })
     };
     let play_probe = |text: &str| {
         format!("let mv = game.move_of_string({text:?}).unwrap();\nprintln!(\"{{:?}}\", game.next_state(state, &mv));")
     };
-    match engine
-        .ask(&Request::New {
-            options: fixture.options.clone(),
-        })
-        .map_err(|f| failed(0, f))?
-    {
-        Response::Ready { .. } => {}
-        Response::OptionsRefused { message } => {
-            return Err(depart(
-                0,
-                format!(
-                    "expected: from_options accepts `{}`\ngot: {message}",
-                    fixture.options
-                ),
-            ))
-        }
-        other => return Err(depart(0, unexpected(&other))),
-    }
+    let mut state = None;
+    guard(0, &mut || state = Some(game.initial_state()))?;
+    let mut state = state.expect("set by the call");
     for n in 0..=fixture.moves.len() {
-        let request = match n {
-            0 => Request::Observe,
-            _ => Request::Play {
-                text: fixture.moves[n - 1].clone(),
-            },
-        };
         let played = n.checked_sub(1).map(|i| fixture.moves[i].as_str());
-        let on_play = |d: Departure| Departure {
-            probe: played.map(play_probe),
-            ..d
-        };
-        let reply = engine
-            .ask(&request)
-            .map_err(|f| on_play(failed(n.saturating_sub(1), f)))?;
-        let observation = match reply {
-            Response::Observed(o) => o,
-            Response::Rejected { message } | Response::Refused { message } => {
-                return Err(on_play(depart(
+        if let Some(text) = played {
+            let with_probe = |d: Departure| Departure {
+                probe: Some(play_probe(text)),
+                ..d
+            };
+            let mut next = None;
+            guard(n - 1, &mut || {
+                next = Some(
+                    game.move_of_string(text)
+                        .map_err(|e| e.to_string())
+                        .and_then(|mv| game.next_state(&state, &mv).map_err(|e| e.to_string())),
+                );
+            })
+            .map_err(with_probe)?;
+            state = next.expect("set by the call").map_err(|message| {
+                with_probe(depart(
                     n - 1,
-                    format!(
-                        "expected: the move {} is accepted\ngot: {message}",
-                        fixture.moves[n - 1]
-                    ),
-                )))
-            }
-            other => return Err(on_play(depart(n.saturating_sub(1), unexpected(&other)))),
-        };
+                    format!("expected: the move {text} is accepted\ngot: {message}"),
+                ))
+            })?;
+        }
+        let mut observation = None;
+        guard(n, &mut || observation = Some(observe(game, &state)))?;
+        let observation = observation.expect("set by the call");
         step(n, played, &observation).map_err(|m| depart(n, m))?;
         let checks = fixture
             .nonsense
@@ -310,37 +373,44 @@ pub fn walk(
                 probe: Some(check.probe()),
                 ..d
             };
-            let reply = engine
-                .ask(&check.request())
-                .map_err(|f| with_probe(failed(n, f)))?;
-            let verdict = check.judge(&reply).map_err(|m| with_probe(depart(n, m)))?;
+            let mut answer = None;
+            guard(n, &mut || answer = Some(check.run(game, &state))).map_err(with_probe)?;
+            let verdict = check
+                .judge(&answer.expect("set by the call"))
+                .map_err(|m| with_probe(depart(n, m)))?;
             checked(n, check, verdict);
         }
     }
     Ok(())
 }
 
-fn unexpected(reply: &Response) -> String {
-    match reply {
-        Response::Panicked { message } => format!("the game panicked: {message}"),
-        Response::Error { message } => format!("the driver reported an error: {message}"),
-        other => format!("an unexpected reply: {other:?}"),
-    }
+/// The text of a panic's payload.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".to_owned())
 }
 
 impl AnswerKey {
-    /// Records the key of `fixture` by replaying it against `engine` (the
-    /// reference game).
+    /// Records the key of `fixture` by walking it on the reference game `G`.
     ///
     /// # Errors
-    /// [`KeyError::Disagrees`] when the reference refuses a move or fails a
-    /// check: the fixture is wrong (or the reference is).
-    pub fn record(fixture: &Fixture, engine: &mut dyn Engine) -> Result<AnswerKey, KeyError> {
+    /// [`KeyError::Disagrees`] when the reference refuses the options or a
+    /// move, or fails a check: the fixture is wrong (or the reference is).
+    pub fn record<G: Game + Configurable>(fixture: &Fixture) -> Result<AnswerKey, KeyError> {
+        let disagrees = |message: String| KeyError::Disagrees {
+            path: fixture.path.clone(),
+            message,
+        };
+        let game = G::from_options(&fixture.options)
+            .map_err(|e| disagrees(format!("from_options refused the options: {e}")))?;
         let mut steps = Vec::new();
         let mut checks = Vec::new();
         let result = walk(
             fixture,
-            engine,
+            &game,
             |n, played, o| {
                 steps.push(KeyStep {
                     moves: n,
@@ -360,13 +430,12 @@ impl AnswerKey {
                 })
             },
         );
-        result.map_err(|d| KeyError::Disagrees {
-            path: fixture.path.clone(),
-            message: format!(
+        result.map_err(|d| {
+            disagrees(format!(
                 "after the moves [{}]: {}",
                 d.moves.join(", "),
                 d.message.replace('\n', "; ")
-            ),
+            ))
         })?;
         Ok(AnswerKey {
             game: fixture.game.clone(),

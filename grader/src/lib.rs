@@ -9,32 +9,36 @@
 //! - [`reference`]: the games of `grading.toml` and their reference crates, checked;
 //! - [`key`]: answer keys, recorded by replaying fixtures against our
 //!   reference games and kept as insta snapshots;
-//! - [`protocol`], [`session`], [`driver`]: how a submission is questioned
-//!   from a separate, sandboxed process;
-//! - [`sandbox`]: starting that process with limits, and talking to it
-//!   with time limits;
-//! - [`judge`]: comparing a submission's answers with the keys;
+//! - [`confine`]: the operating-system sandbox every build and every
+//!   student process starts in;
+//! - [`sandbox`]: starting a submission's driver (the `grader-driver`
+//!   crate) in it, and talking to it with time limits;
+//! - [`remote`]: the submission's game seen from the grader, a `Game` whose
+//!   every method asks the driver;
+//! - [`judge`]: the fixtures, the course's minimax and the conformance laws
+//!   run here, on that game: every verdict is the grader's;
 //! - [`results`]: the result of one test, shared by the judge, the class
-//!   run and the reports;
-//! - [`submission`]: vetting and building submissions;
+//!   run and the reports; [`config`]: the grading settings;
+//! - [`submission`]: vetting and staging submissions; [`build`]: building
+//!   them in the sandbox;
 //! - [`report`]: `results.json` (Gradescope), feedback in Markdown, the CSV
 //!   gradebook and the terminal summary; [`markdown`]: rendering text that
 //!   comes from a student's process safely (fences, escaping, cutting).
 
 #![warn(missing_docs)]
 
+pub mod build;
 pub mod class;
 pub mod config;
-pub mod driver;
+pub mod confine;
 pub mod fixture;
 pub mod judge;
 pub mod key;
 pub mod markdown;
-pub mod protocol;
 pub mod reference;
+pub mod remote;
 pub mod report;
 pub mod results;
 pub mod sandbox;
-pub mod session;
 pub mod submission;
 pub mod zoo;

@@ -61,6 +61,12 @@ enum Cmd {
 }
 
 fn main() -> anyhow::Result<()> {
+    // The sandbox launcher: parsed by hand, before anything else, so that
+    // nothing it is given can be read as a flag of this program.
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some(grader::confine::SUBCOMMAND) {
+        grader::confine::launch(&args[2..]);
+    }
     let Cmd::Judge {
         driver,
         game,
@@ -76,6 +82,7 @@ fn main() -> anyhow::Result<()> {
         build_seconds,
     } = Cli::parse().command;
     let start = Instant::now();
+    let launcher = std::env::current_exe().context("finding the grader binary")?;
     let prepared = Prepared::load(&config, &game, &fixtures, &keys, only.as_deref())?;
     let judge = Judge {
         config: &prepared.config,
@@ -84,6 +91,7 @@ fn main() -> anyhow::Result<()> {
         fixtures_dir: &fixtures,
         laws: prepared.laws,
         scratch: &scratch,
+        launcher: &launcher,
     };
     let judged = judge.run(&driver);
     let mut result = SubmissionResult::new(

@@ -1,23 +1,30 @@
-//! Starting a driver process with limits, and talking to it with a deadline.
+//! Starting a driver process in the sandbox, and talking to it with a time limit.
+//!
+//! The time limit is on work, not on the clock: a test may use `time_limit`
+//! of computing time, the student's process and the grader's side of the
+//! conversation together (both measured by the kernel), so a busy machine
+//! never turns a correct submission's slow test into a failure. A process
+//! that waits instead of working is stopped all the same once the clock
+//! passes [`WALL_FACTOR`] times the limit.
 //!
 //! Whatever the student's code does (panic, abort, overflow its stack, loop
-//! forever, eat memory, print on stdout, write files), the grader only ever
-//! sees a reply, a timeout or a dead process, and turns each into the
-//! failure of the one test being run.
+//! forever, eat memory, print on stdout, write files, open sockets, start
+//! processes), the grader only ever sees a reply, a timeout or a dead
+//! process, and turns each into the failure of the one test being run.
 //!
-//! From outside, the driver gets an empty environment (only `HOME` and
-//! `TMPDIR`, both pointing at its scratch directory, which is also its
-//! working directory), an address-space limit, a CPU-time limit, a limit on
-//! the size of any file it writes, no core dumps, and a wall-clock deadline
-//! after which it is killed. The driver confines itself further (see
-//! [`crate::driver`]).
+//! The driver runs as `./driver` (a link to the built binary) in its own
+//! scratch directory, with an empty environment (only `HOME` and `TMPDIR`,
+//! both that directory), in its own process group, inside the launcher's
+//! sandbox ([`crate::confine`]): it can touch files beneath its scratch
+//! directory only (and read the system's shared libraries), has no network
+//! and limited memory, CPU time, file size and processes.
 
-use crate::driver::Hello;
-use crate::protocol::{Request, Response};
+use crate::confine::{self, Confinement, Report};
+use grader_driver::protocol::{Reply, Request};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -31,7 +38,25 @@ pub struct Limits {
     pub cpu_seconds: u64,
     /// Largest file it may write, in bytes (`RLIMIT_FSIZE`).
     pub file_bytes: u64,
+    /// Processes and threads it may have at once (`RLIMIT_NPROC`).
+    pub processes: u64,
 }
+
+/// Where the launcher is, and the limits of every driver.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sandbox {
+    /// The `grader` binary (see [`crate::confine`]).
+    pub launcher: PathBuf,
+    /// The limits.
+    pub limits: Limits,
+}
+
+/// How many times its time limit a test may last on the clock.
+pub const WALL_FACTOR: u32 = 5;
+
+/// What a driver may read besides its scratch directory: the dynamic
+/// loader and the system's shared libraries.
+const SYSTEM_LIBRARIES: [&str; 4] = ["/lib", "/lib64", "/usr/lib", "/etc/ld.so.cache"];
 
 /// Longest reply line read from a driver; a longer one is a failure.
 const MAX_LINE: u64 = 16 << 20;
@@ -41,7 +66,7 @@ const MAX_STDERR: usize = 16 << 10;
 /// Why a request got no usable reply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
-    /// No reply before the deadline: the process was killed.
+    /// The test used up its time: the process was killed.
     TimedOut(Duration),
     /// The process ended; `cause` says how, in words.
     Died {
@@ -57,7 +82,7 @@ pub enum Failure {
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Failure::TimedOut(d) => write!(f, "no answer within the time limit of {:.1} s (an endless loop?); the process was stopped", d.as_secs_f64()),
+            Failure::TimedOut(d) => write!(f, "no answer within the time limit of {:.1} s of computing (an endless loop?); the process was stopped", d.as_secs_f64()),
             Failure::Died { cause } => write!(f, "the program stopped: {cause}"),
             Failure::Garbled(line) => write!(f, "the driver sent an unreadable reply: {line}"),
             Failure::Spawn(e) => write!(f, "the driver could not be started: {e}"),
@@ -74,27 +99,49 @@ pub struct Driver {
     lines: Receiver<Result<String, String>>,
     stderr: Option<thread::JoinHandle<Vec<u8>>>,
     stderr_text: String,
+    /// When to look again at the time used.
     deadline: Instant,
+    /// When the process is stopped whatever it used.
+    last_deadline: Instant,
     time_limit: Duration,
+    /// This thread's computing time when the process started.
+    thread_time_at_start: Duration,
     limits: Limits,
-    hello: Hello,
+    report: Report,
 }
 
 impl Driver {
-    /// Starts `binary` in `scratch` (created if needed) with `limits`; the
-    /// whole conversation must end within `time_limit`.
+    /// Starts `binary` in a fresh `scratch` directory inside the sandbox;
+    /// the whole conversation must end within `time_limit`.
     ///
     /// # Errors
-    /// [`Failure`] when it cannot start or does not say hello in time.
+    /// [`Failure::Spawn`] when it cannot start.
     pub fn start(
+        sandbox: &Sandbox,
         binary: &Path,
         scratch: &Path,
-        limits: Limits,
         time_limit: Duration,
     ) -> Result<Driver, Failure> {
-        std::fs::create_dir_all(scratch)
-            .map_err(|e| Failure::Spawn(format!("{}: {e}", scratch.display())))?;
-        let mut command = Command::new(binary);
+        let spawn_failure = |what: &Path, e: &dyn std::fmt::Display| {
+            Failure::Spawn(format!("{}: {e}", what.display()))
+        };
+        let _ = std::fs::remove_dir_all(scratch);
+        std::fs::create_dir_all(scratch).map_err(|e| spawn_failure(scratch, &e))?;
+        let linked = scratch.join("driver");
+        std::fs::hard_link(binary, &linked)
+            .or_else(|_| std::fs::copy(binary, &linked).map(drop))
+            .map_err(|e| spawn_failure(binary, &e))?;
+        give_to_nobody_if_root(scratch).map_err(|e| spawn_failure(scratch, &e))?;
+        let limits = sandbox.limits;
+        let confinement = Confinement {
+            read: SYSTEM_LIBRARIES.iter().map(PathBuf::from).collect(),
+            write: vec![scratch.to_owned()],
+            memory_bytes: Some(limits.memory_bytes),
+            cpu_seconds: Some(limits.cpu_seconds),
+            file_bytes: Some(limits.file_bytes),
+            processes: Some(limits.processes),
+        };
+        let mut command = confine::command(&sandbox.launcher, &confinement, "./driver");
         command
             .env_clear()
             .env("HOME", scratch)
@@ -102,21 +149,11 @@ impl Driver {
             .current_dir(scratch)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        // Its own process group, so that anything it starts dies with it.
-        command.process_group(0);
-        // SAFETY: only async-signal-safe calls (setrlimit) between fork and exec.
-        unsafe {
-            command.pre_exec(move || {
-                set_limit(libc::RLIMIT_AS, limits.memory_bytes)?;
-                set_limit(libc::RLIMIT_CPU, limits.cpu_seconds)?;
-                set_limit(libc::RLIMIT_FSIZE, limits.file_bytes)?;
-                set_limit(libc::RLIMIT_CORE, 0)
-            });
-        }
-        let mut child = command
-            .spawn()
-            .map_err(|e| Failure::Spawn(format!("{}: {e}", binary.display())))?;
+            .stderr(Stdio::piped())
+            // Its own process group, so that anything it starts dies with it.
+            .process_group(0);
+        let (mut child, report) =
+            confine::spawn(&mut command).map_err(|e| spawn_failure(binary, &e))?;
         let stdout = child.stdout.take().expect("piped");
         let stderr_pipe = child.stderr.take().expect("piped");
         let (tx, lines) = mpsc::channel();
@@ -153,7 +190,7 @@ impl Driver {
             kept
         });
         let stdin = child.stdin.take();
-        let mut driver = Driver {
+        Ok(Driver {
             child,
             reaped: false,
             stdin,
@@ -161,28 +198,25 @@ impl Driver {
             stderr: Some(stderr),
             stderr_text: String::new(),
             deadline: Instant::now() + time_limit,
+            last_deadline: Instant::now() + time_limit * WALL_FACTOR,
             time_limit,
+            thread_time_at_start: thread_time(),
             limits,
-            hello: Hello {
-                landlock: String::new(),
-            },
-        };
-        let line = driver.next_line()?;
-        driver.hello = serde_json::from_str(&line).map_err(|_| Failure::Garbled(clip(&line)))?;
-        Ok(driver)
+            report,
+        })
     }
 
-    /// What the driver said about its sandbox.
+    /// What the sandbox enforced, as the launcher reported it.
     #[must_use]
-    pub fn hello(&self) -> &Hello {
-        &self.hello
+    pub fn report(&self) -> &Report {
+        &self.report
     }
 
     /// Sends a request and waits for the reply until the deadline.
     ///
     /// # Errors
     /// [`Failure`] when there is no usable reply; the process is then dead.
-    pub fn call(&mut self, request: &Request) -> Result<Response, Failure> {
+    pub fn call(&mut self, request: &Request) -> Result<Reply, Failure> {
         let line = serde_json::to_string(request).expect("requests serialise");
         let sent = self
             .stdin
@@ -206,6 +240,12 @@ impl Driver {
         self.stderr_text.clone()
     }
 
+    /// Kills the process (its whole group); what it printed can still be
+    /// had from [`Driver::finish`].
+    pub fn stop(&mut self) {
+        self.kill();
+    }
+
     /// Waits for the (dead) process's stderr to close and keeps it.
     fn collect_stderr(&mut self) {
         if let Some(reader) = self.stderr.take() {
@@ -215,8 +255,22 @@ impl Driver {
     }
 
     fn next_line(&mut self) -> Result<String, Failure> {
-        let left = self.deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
+        let reply = loop {
+            let left = self.deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Err(RecvTimeoutError::Timeout) => {
+                    let used = self.time_used();
+                    let now = Instant::now();
+                    if used >= self.time_limit || now >= self.last_deadline {
+                        break Err(RecvTimeoutError::Timeout);
+                    }
+                    let rest = (self.time_limit - used).max(Duration::from_millis(20));
+                    self.deadline = (now + rest).min(self.last_deadline);
+                }
+                other => break other,
+            }
+        };
+        match reply {
             Ok(Ok(line)) => Ok(line),
             Ok(Err(why)) => {
                 self.kill();
@@ -311,17 +365,49 @@ impl Drop for Driver {
     }
 }
 
-fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> std::io::Result<()> {
-    let limit = libc::rlimit {
-        rlim_cur: value,
-        rlim_max: value,
-    };
-    // SAFETY: setrlimit only reads the struct we pass.
-    if unsafe { libc::setrlimit(resource, &limit) } == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
+impl Driver {
+    /// Computing time used so far: the process's (user and system, from
+    /// `/proc`) and this thread's since the process started.
+    fn time_used(&self) -> Duration {
+        let process = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id()))
+            .ok()
+            .and_then(|stat| {
+                // Fields after the command name (which may hold spaces):
+                // utime and stime are the 12th and 13th.
+                let rest = stat.rsplit_once(')')?.1;
+                let fields: Vec<&str> = rest.split_whitespace().collect();
+                let ticks: u64 =
+                    fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+                // SAFETY: sysconf has no preconditions.
+                let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+                Some(Duration::from_millis(ticks * 1000 / per_second))
+            })
+            .unwrap_or_default();
+        process + thread_time().saturating_sub(self.thread_time_at_start)
     }
+}
+
+/// The calling thread's computing time.
+fn thread_time() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the struct we own.
+    unsafe {
+        libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t);
+    }
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+/// When the grader runs as root, student processes run as `nobody` (see
+/// [`crate::confine`]): their scratch directory must be theirs.
+fn give_to_nobody_if_root(dir: &Path) -> std::io::Result<()> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        std::os::unix::fs::chown(dir, Some(65534), Some(65534))?;
+    }
+    Ok(())
 }
 
 fn clip(text: &str) -> String {

@@ -25,7 +25,6 @@
 
 use game_api::transcript::line_column;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use thiserror::Error;
 
 /// Why a submission is refused before it is built.
@@ -68,9 +67,51 @@ pub enum Refusal {
         /// Why it is refused.
         why: String,
     },
+    /// A symbolic link, or anything else that is not a plain file or folder.
+    #[error("{0}: not a plain file or folder (a symbolic link?): hand in the files themselves")]
+    NotPlain(String),
     /// A file could not be read or copied.
     #[error("{0}")]
     Io(String),
+}
+
+/// The largest source or manifest file read from a submission.
+const MAX_FILE: u64 = 1 << 20;
+
+/// Reads a submission's file, refusing anything but a plain file (a
+/// symbolic link could point anywhere on the grading machine) and files
+/// over [`MAX_FILE`]. `shown` names it in messages.
+fn read_plain(path: &Path, shown: &str) -> Result<String, Refusal> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| match e.raw_os_error() {
+            Some(libc::ELOOP) => Refusal::NotPlain(shown.to_owned()),
+            _ => Refusal::Io(format!("{shown}: {e}")),
+        })?;
+    let meta = file
+        .metadata()
+        .map_err(|e| Refusal::Io(format!("{shown}: {e}")))?;
+    if !meta.is_file() {
+        return Err(Refusal::NotPlain(shown.to_owned()));
+    }
+    if meta.len() > MAX_FILE {
+        return Err(Refusal::Io(format!(
+            "{shown}: larger than {} KiB",
+            MAX_FILE >> 10
+        )));
+    }
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::Read::take(file, MAX_FILE), &mut text)
+        .map_err(|e| Refusal::Io(format!("{shown}: {e}")))?;
+    Ok(text)
+}
+
+/// Whether `path` is a folder itself (not a link to one).
+fn is_plain_dir(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
 }
 
 /// A submission that passed vetting.
@@ -105,9 +146,14 @@ const FORBIDDEN: [(&str, &str); 6] = [
 /// # Errors
 /// The first [`Refusal`] met.
 pub fn vet(dir: &Path, allowed: &[String]) -> Result<Vetted, Refusal> {
+    if !is_plain_dir(dir) {
+        return Err(Refusal::NotPlain("the submission folder".into()));
+    }
     let manifest_path = dir.join("Cargo.toml");
-    let text =
-        std::fs::read_to_string(&manifest_path).map_err(|_| Refusal::NoManifest(dir.to_owned()))?;
+    if std::fs::symlink_metadata(&manifest_path).is_err() {
+        return Err(Refusal::NoManifest(dir.to_owned()));
+    }
+    let text = read_plain(&manifest_path, "Cargo.toml")?;
     let manifest: toml::Table = text.parse().map_err(|e: toml::de::Error| {
         let (line, column) = e.span().map_or((1, 1), |s| line_column(&text, s.start));
         Refusal::BadManifest(format!(
@@ -191,13 +237,18 @@ pub fn vet(dir: &Path, allowed: &[String]) -> Result<Vetted, Refusal> {
         }
         dependencies.push((dep.clone(), clean_spec(spec).map_err(|why| refuse(&why))?));
     }
-    if !dir.join("src/lib.rs").is_file() {
+    if std::fs::symlink_metadata(dir.join("src/lib.rs")).is_err() {
         return Err(Refusal::NoLib);
     }
-    let sources = rust_files(&dir.join("src")).map_err(Refusal::Io)?;
+    if !is_plain_dir(&dir.join("src")) {
+        return Err(Refusal::NotPlain("src".into()));
+    }
+    let sources = rust_files(&dir.join("src"))?;
     for file in &sources {
-        let text = std::fs::read_to_string(dir.join("src").join(file))
-            .map_err(|e| Refusal::Io(format!("src/{}: {e}", file.display())))?;
+        let text = read_plain(
+            &dir.join("src").join(file),
+            &format!("src/{}", file.display()),
+        )?;
         for (i, line) in text.lines().enumerate() {
             let code = line.split("//").next().unwrap_or("");
             let squeezed: String = code.chars().filter(|c| !c.is_whitespace()).collect();
@@ -261,28 +312,37 @@ fn clean_spec(spec: &toml::Value) -> Result<toml::Value, String> {
 pub fn submission_version(dir: &Path) -> String {
     let mut bytes = Vec::new();
     let files = rust_files(&dir.join("src")).unwrap_or_default();
+    // Links are not followed: their target is not the student's to hand in.
+    let read = |path: &Path| {
+        read_plain(path, "")
+            .map(String::into_bytes)
+            .unwrap_or_default()
+    };
     let named = ["Cargo.toml", "build.rs"].into_iter().map(PathBuf::from);
     for rel in named.chain(files.into_iter().map(|f| Path::new("src").join(f))) {
         bytes.extend_from_slice(rel.to_string_lossy().as_bytes());
         bytes.push(0);
-        bytes.extend(std::fs::read(dir.join(&rel)).unwrap_or_default());
+        bytes.extend(read(&dir.join(&rel)));
         bytes.push(0);
     }
     crate::fixture::content_version(&bytes)
 }
 
-fn rust_files(src: &Path) -> Result<Vec<PathBuf>, String> {
+/// The `.rs` files beneath `src` (relative to it); a link or any other
+/// file that is neither plain nor a folder is refused.
+fn rust_files(src: &Path) -> Result<Vec<PathBuf>, Refusal> {
     let mut found = Vec::new();
     let mut stack = vec![PathBuf::new()];
+    let io = |rel: &Path, e: std::io::Error| Refusal::Io(format!("src/{}: {e}", rel.display()));
     while let Some(rel) = stack.pop() {
-        let entries =
-            std::fs::read_dir(src.join(&rel)).map_err(|e| format!("src/{}: {e}", rel.display()))?;
-        for entry in entries {
-            let entry = entry.map_err(|e| e.to_string())?;
-            let kind = entry.file_type().map_err(|e| e.to_string())?;
+        for entry in std::fs::read_dir(src.join(&rel)).map_err(|e| io(&rel, e))? {
+            let entry = entry.map_err(|e| io(&rel, e))?;
+            let kind = entry.file_type().map_err(|e| io(&rel, e))?;
             let path = rel.join(entry.file_name());
             if kind.is_dir() {
                 stack.push(path);
+            } else if kind.is_symlink() {
+                return Err(Refusal::NotPlain(format!("src/{}", path.display())));
             } else if kind.is_file() && path.extension().is_some_and(|e| e == "rs") {
                 found.push(path);
             }
@@ -315,8 +375,9 @@ pub fn stage(v: &Vetted, staged: &Path, ws: &Workspace) -> Result<(), String> {
         let to = staged.join("src").join(file);
         std::fs::create_dir_all(to.parent().expect("a file has a parent"))
             .map_err(|e| e.to_string())?;
-        std::fs::copy(v.dir.join("src").join(file), &to)
-            .map_err(|e| format!("src/{}: {e}", file.display()))?;
+        let shown = format!("src/{}", file.display());
+        let text = read_plain(&v.dir.join("src").join(file), &shown).map_err(|e| e.to_string())?;
+        std::fs::write(&to, text).map_err(|e| format!("{shown}: {e}"))?;
     }
     let mut deps = vec![("game-api".to_owned(), path_dep(&ws.game_api(), None))];
     deps.extend(v.dependencies.iter().cloned());
@@ -379,7 +440,10 @@ pub fn write_driver(
             "student".to_owned(),
             path_dep(&target.dir, Some(&target.package)),
         ),
-        ("grader".to_owned(), path_dep(&ws.root.join("grader"), None)),
+        (
+            "grader-driver".to_owned(),
+            path_dep(&ws.root.join("grader/driver"), None),
+        ),
     ];
     // Everything at opt-level 0: building dominates grading (a cold cache
     // takes 30 s instead of 190 s at opt-level 2, a submission 2 s instead
@@ -393,7 +457,7 @@ pub fn write_driver(
     );
     let main = format!(
         "// Generated by the grader: the driver of one submission.\n\
-         fn main() {{\n    grader::driver::run::<student::{}>()\n}}\n",
+         fn main() {{\n    grader_driver::run::<student::{}>()\n}}\n",
         target.type_name
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).map_err(|e| e.to_string())?;
@@ -405,153 +469,6 @@ pub fn write_driver(
             .map_err(|e| e.to_string())?;
     }
     Ok(bin)
-}
-
-/// A driver that did not build.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BuildFailure {
-    /// In plain words, when the cause is a mismatch with the `game-api`
-    /// interface (a missing function, a wrong signature...).
-    pub mismatch: Option<String>,
-    /// The compiler's messages (errors only, trimmed).
-    pub log: String,
-    /// Whether a crate of the course (game-api, players, the grader), not
-    /// the submission, failed to build: nobody's submission can be graded.
-    pub course: bool,
-}
-
-/// Builds the driver crate in `dir` with the shared `target_dir`; paths
-/// under `target.dir` (the crate built against) are shown relative to it in
-/// the compiler's messages.
-///
-/// # Errors
-/// [`BuildFailure`] with the compiler's messages.
-pub fn build_driver(
-    dir: &Path,
-    bin: &str,
-    target_dir: &Path,
-    offline: bool,
-    target: &Target,
-) -> Result<PathBuf, BuildFailure> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut command = Command::new(cargo);
-    command
-        .args(["build", "--release", "--color", "never", "--quiet"])
-        .arg("--manifest-path")
-        .arg(dir.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", target_dir)
-        .current_dir(dir);
-    if offline {
-        command.arg("--offline");
-    }
-    let output = command.output().map_err(|e| BuildFailure {
-        mismatch: None,
-        log: format!("cargo could not be started: {e}"),
-        course: true,
-    })?;
-    if output.status.success() {
-        return Ok(target_dir.join("release").join(bin));
-    }
-    let log =
-        String::from_utf8_lossy(&output.stderr).replace(&format!("{}/", target.dir.display()), "");
-    let course = course_failed(&log, &[&target.package, bin]);
-    Err(BuildFailure {
-        mismatch: explain_mismatch(&log),
-        log: trim_log(&log),
-        course,
-    })
-}
-
-/// Whether the build log says a crate other than `ours` (the submission
-/// and its driver) failed: then the course's crates are broken.
-fn course_failed(log: &str, ours: &[&str]) -> bool {
-    log.lines()
-        .filter_map(|l| l.strip_prefix("error: could not compile `"))
-        .any(|rest| {
-            let name = rest.split('`').next().unwrap_or_default();
-            !ours.contains(&name)
-        })
-}
-
-/// Compiler error codes that mean "this does not fit the trait", in words.
-const MISMATCHES: [(&str, &str); 9] = [
-    ("E0046", "your `impl` lacks functions the trait requires"),
-    (
-        "E0407",
-        "your `impl` has a function the trait does not have (a misspelt name?)",
-    ),
-    (
-        "E0053",
-        "a function in your `impl` has different argument or return types than in the trait",
-    ),
-    (
-        "E0050",
-        "a function in your `impl` takes a different number of arguments than in the trait",
-    ),
-    (
-        "E0186",
-        "a function in your `impl` lacks the `&self` the trait has",
-    ),
-    (
-        "E0185",
-        "a function in your `impl` takes `&self` where the trait has none",
-    ),
-    (
-        "E0049",
-        "a function in your `impl` has different generic parameters than in the trait",
-    ),
-    (
-        "E0195",
-        "a function in your `impl` has different lifetime parameters than in the trait",
-    ),
-    ("E0437", "your `impl` has a type the trait does not have"),
-];
-
-/// Says in plain words when a build failed because the submission does not
-/// match the `game-api` interface.
-#[must_use]
-pub fn explain_mismatch(log: &str) -> Option<String> {
-    let mut found: Vec<String> = Vec::new();
-    let mut add = |s: String| {
-        if !found.contains(&s) {
-            found.push(s);
-        }
-    };
-    for line in log.lines() {
-        for (code, words) in MISMATCHES {
-            if line.starts_with(&format!("error[{code}]")) {
-                let detail = line.split_once("]: ").map_or("", |(_, d)| d);
-                add(format!("{words}: {detail}"));
-            }
-        }
-        if line.starts_with("error[E0277]")
-            && (line.contains("Game") || line.contains("Configurable"))
-        {
-            add("`Submission` must be a type that implements both `game_api::Game` and `game_api::Configurable`".into());
-        }
-        if line.starts_with("error[E04") && line.contains("Submission") {
-            add("src/lib.rs must declare `pub type Submission = YourGame;` (the grader looks for that name)".into());
-        }
-        if line.contains("usage of an `unsafe`") || line.contains("declaration of an `unsafe`") {
-            add("`unsafe` code is not allowed in submissions".into());
-        }
-    }
-    (!found.is_empty()).then(|| {
-        format!(
-            "Your crate does not match the game-api interface:\n- {}\nCompare your code with the `Game` and `Configurable` traits (`cargo doc --open -p game-api`).",
-            found.join("\n- ")
-        )
-    })
-}
-
-/// Keeps the compiler's error and warning blocks, at most 200 lines.
-fn trim_log(log: &str) -> String {
-    let lines: Vec<&str> = log
-        .lines()
-        .filter(|l| !l.trim_start().starts_with("Compiling "))
-        .take(200)
-        .collect();
-    lines.join("\n")
 }
 
 #[cfg(test)]
@@ -717,35 +634,5 @@ mod tests {
         assert!(matches!(vet(&d, &[]), Err(Refusal::NoManifest(_))));
         let d = folder("nolib", &[("Cargo.toml", MANIFEST), ("src/main.rs", "")]);
         assert_eq!(vet(&d, &[]), Err(Refusal::NoLib));
-    }
-
-    #[test]
-    fn a_failure_in_a_course_crate_is_not_blamed_on_the_student() {
-        let ours = ["mine", "grader-driver-x"];
-        assert!(!course_failed(
-            "error: could not compile `mine` (lib) due to 1 previous error",
-            &ours
-        ));
-        assert!(!course_failed(
-            "error: could not compile `grader-driver-x` (bin \"grader-driver-x\")",
-            &ours
-        ));
-        assert!(course_failed(
-            "error: could not compile `players` (lib) due to 1 previous error",
-            &ours
-        ));
-        assert!(!course_failed("warning: unused import", &ours));
-    }
-
-    #[test]
-    fn trait_mismatches_are_explained_in_plain_words() {
-        let log = "error[E0046]: not all trait items implemented, missing: `legal_moves`\n  --> src/lib.rs:10:1\n";
-        let m = explain_mismatch(log).unwrap();
-        assert!(m.contains("lacks functions the trait requires: not all trait items implemented, missing: `legal_moves`"), "{m}");
-        let log = "error[E0412]: cannot find type `Submission` in crate `student`\n";
-        assert!(explain_mismatch(log)
-            .unwrap()
-            .contains("pub type Submission"));
-        assert_eq!(explain_mismatch("error[E0308]: mismatched types\n"), None);
     }
 }

@@ -17,7 +17,6 @@ use grader::class::Prepared;
 use grader::fixture::{load_dir, Fixture};
 use grader::key::{AnswerKey, KeyError};
 use grader::reference::{discover, ReferenceGame};
-use grader::session::Session;
 use std::path::{Path, PathBuf};
 
 fn workspace() -> PathBuf {
@@ -49,7 +48,7 @@ fn fixtures<G: Configurable>() -> Vec<Fixture> {
 
 /// The key of `fixture`, recorded against the reference `G`.
 fn record<G: Game + Configurable>(fixture: &Fixture) -> Result<AnswerKey, KeyError> {
-    AnswerKey::record(fixture, &mut Session::<G>::new())
+    AnswerKey::record::<G>(fixture)
 }
 
 /// Records the keys of some fixtures against the game it visits.

@@ -172,3 +172,40 @@ fn a_result_that_is_not_final_is_regraded_by_the_next_run_and_final_ones_are_kep
     assert_eq!(redone.verdict_by, Verdict::Graded);
     assert_eq!((redone.score, redone.failing()), (redone.max_score, vec![]));
 }
+
+#[test]
+fn a_build_killed_from_outside_is_not_blamed_on_the_student_and_is_redone_by_the_next_run() {
+    let folder = class_of("interrupted-build", &["ann"]);
+    let mut run = run(folder, "interrupted-build");
+    // A launcher that starts the build as the real one does (it reports on
+    // descriptor 3), and then the build dies of a signal nobody in the
+    // grader sent, as under the teacher's Ctrl-C or the OOM killer.
+    let killed = tmp().join("class/killed-build.sh");
+    std::fs::write(
+        &killed,
+        "#!/bin/sh\nprintf '{\"Ok\":{\"files\":\"enforced\",\"network\":\"enforced\",\"processes\":\"not capped\"}}' >&3\nexec 3>&-\nkill -9 $$\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&killed, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let working = std::mem::replace(&mut run.launcher, killed);
+    let report = grade_class(&run, &|line| eprintln!("{line}")).unwrap();
+    assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
+    let ann = stored(&run, "ann");
+    assert_eq!(ann.verdict_by, Verdict::Interrupted, "{:?}", ann.tests);
+    assert_eq!(ann.failing(), ["grading"]);
+    assert!(
+        ann.tests[0]
+            .failure
+            .as_deref()
+            .unwrap_or_default()
+            .contains("the build was interrupted"),
+        "{:?}",
+        ann.tests[0].failure
+    );
+    run.launcher = working;
+    let again = grade_class(&run, &|line| eprintln!("{line}")).unwrap();
+    assert!(again.errors.is_empty(), "{:?}", again.errors);
+    let ann = stored(&run, "ann");
+    assert_eq!(ann.verdict_by, Verdict::Graded);
+    assert_eq!((ann.score, ann.failing()), (ann.max_score, vec![]));
+}

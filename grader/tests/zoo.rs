@@ -67,6 +67,16 @@ fn assert_outcomes(specimens: &[Specimen], report: &ClassReport, run: &ClassRun)
             .find(|r| r.student == s.name)
             .expect("every specimen has a result");
         let failing: BTreeSet<&str> = r.failing().into_iter().collect();
+        let reports = [
+            read(&student_dir(&run.out, &s.name).join("feedback.md")),
+            read(&student_dir(&run.out, &s.name).join("results.json")),
+        ];
+        for machine_path in [workspace(), tmp()] {
+            let machine_path = machine_path.display().to_string();
+            if reports.iter().any(|r| r.contains(&machine_path)) {
+                wrong.push(format!("{}: a report names {machine_path}", s.name));
+            }
+        }
         match (&s.failing, &s.build) {
             (Some(expected), None) => {
                 let expected: BTreeSet<&str> = expected.iter().map(String::as_str).collect();
@@ -79,7 +89,7 @@ fn assert_outcomes(specimens: &[Specimen], report: &ClassReport, run: &ClassRun)
                 assert!(r.tests.len() > 11, "{}: fixtures and laws ran", s.name);
                 assert_eq!(
                     r.sandbox, "fully enforced",
-                    "{}: Landlock confined the student process",
+                    "{}: the sandbox held (files, network, processes)",
                     s.name
                 );
             }
@@ -126,12 +136,21 @@ fn read(path: &Path) -> String {
 fn connect4_zoo_is_graded_exactly_and_reports_are_complete() {
     let escape = Path::new("/tmp/grader-zoo-escape.txt");
     let _ = std::fs::remove_file(escape);
+    // c4-sends-udp sends its options here; the sandbox has no network.
+    let listener = std::net::UdpSocket::bind("127.0.0.1:47931").unwrap();
+    listener.set_nonblocking(true).unwrap();
     let (specimens, report, run) = grade_zoo("connect4");
     assert_outcomes(&specimens, &report, &run);
+    let mut buf = [0u8; 512];
+    assert!(
+        listener.recv_from(&mut buf).is_err(),
+        "a student process reached a UDP listener on the grading machine"
+    );
     assert!(
         !escape.exists(),
         "a submission wrote outside its scratch directory"
     );
+    assert_snippets_compile(&report);
     insta::assert_snapshot!("connect4_summary", report.summary);
     insta::assert_snapshot!("connect4_gradebook", read(&run.out.join("gradebook.csv")));
     insta::assert_snapshot!(
@@ -170,9 +189,70 @@ fn nim_zoo_is_graded_exactly_and_a_rerun_skips_only_what_is_unchanged() {
     let third = grade_class(&run, &|_| {}).unwrap();
     let regraded: Vec<&str> = third.graded.iter().map(|t| t.student.as_str()).collect();
     assert_eq!(regraded, ["nim-takes-zero"]);
-    assert_eq!(third.skipped, ["nim-correct", "nim-prints-markdown"]);
+    let mut others: Vec<&str> = specimens
+        .iter()
+        .map(|s| s.name.as_str())
+        .filter(|name| *name != "nim-takes-zero")
+        .collect();
+    others.sort_unstable();
+    assert_eq!(third.skipped, others);
     assert_printed_markdown_stays_fenced(&run);
     assert_reference_full_marks("nim");
+}
+
+/// Every "reproduce it" snippet of the feedback compiles in a student's
+/// crate as it stands: they are pasted, as the feedback says, into the
+/// sample submission's `src/lib.rs`, which is then built for testing.
+fn assert_snippets_compile(report: &ClassReport) {
+    let mut snippets: Vec<&str> = report
+        .results
+        .iter()
+        .flat_map(|r| &r.tests)
+        .filter_map(|t| t.reproduce.as_deref())
+        .collect();
+    snippets.sort_unstable();
+    // Each is a test function named after its check: one of each name.
+    snippets.dedup_by_key(|s| s.lines().nth(1).unwrap_or_default().to_owned());
+    assert!(
+        snippets.iter().any(|s| s.contains("check_law"))
+            && snippets.iter().any(|s| s.contains("estimate_value"))
+            && snippets.iter().any(|s| s.contains("game_api::replay")),
+        "the zoo's feedback has law, AI and fixture snippets:\n{}",
+        snippets.join("\n\n")
+    );
+    let krate = tmp().join("snippets");
+    let _ = std::fs::remove_dir_all(&krate);
+    std::fs::create_dir_all(krate.join("src")).unwrap();
+    let sample = workspace().join("grader/sample-submission");
+    let manifest = read(&sample.join("Cargo.toml")).replace(
+        "path = \"../../crates/game-api\"",
+        &format!("path = {:?}", workspace().join("crates/game-api")),
+    );
+    std::fs::write(krate.join("Cargo.toml"), manifest).unwrap();
+    let lib = format!(
+        "{}\n{}\n",
+        read(&sample.join("src/lib.rs")),
+        snippets.join("\n\n")
+    );
+    std::fs::write(krate.join("src/lib.rs"), lib).unwrap();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args([
+            "test",
+            "--no-run",
+            "--offline",
+            "--quiet",
+            "--manifest-path",
+        ])
+        .arg(krate.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", tmp().join("snippets-target"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "the snippets do not compile:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// `nim-prints-markdown` prints (and panics with) a code fence, a heading

@@ -137,6 +137,7 @@ fn run(cli: Cli) -> Result<()> {
                 run.only.as_deref(),
             )?;
             run.grader_bin = build_grader(&ws)?;
+            run.launcher.clone_from(&run.grader_bin);
             let report = grade_class(&run, &|line| eprintln!("{line}"))?;
             print!("{}", report.summary);
             println!("results in {}", run.out.display());
@@ -316,6 +317,7 @@ fn replay_rate(ws: &Path, run: &ClassRun, student: Option<&str>) -> Result<()> {
         fixtures_dir: &run.fixtures_dir,
         laws: false,
         scratch: &run.build_dir.join("scratch/bench"),
+        launcher: &run.grader_bin,
     };
     const ROUNDS: usize = 5;
     let start = Instant::now();
@@ -334,31 +336,34 @@ fn replay_rate(ws: &Path, run: &ClassRun, student: Option<&str>) -> Result<()> {
         "replay as graded:           {:.0} moves/s ({moves} fixture moves, a fresh process per fixture, {student})",
         moves as f64 / graded.as_secs_f64()
     );
-    let limits = prepared.config.limits();
-    let mut d = grader::sandbox::Driver::start(
+    let sandbox = grader::sandbox::Sandbox {
+        launcher: run.grader_bin.clone(),
+        limits: prepared.config.limits(),
+    };
+    let d = grader::sandbox::Driver::start(
+        &sandbox,
         &driver,
         &ws.join("target/bench-grade/scratch"),
-        limits,
         Duration::from_secs(600),
     )
     .map_err(|f| anyhow::anyhow!("{f}"))?;
+    let game = grader::remote::RemoteGame::new(d, &game_api::Options::new())
+        .map_err(|(why, _)| anyhow::anyhow!("{why:?}"))?;
     let start = Instant::now();
     let mut played = 0;
-    for _ in 0..ROUNDS * 10 {
-        for (f, _) in &prepared.fixtures {
-            d.call(&grader::protocol::Request::New {
-                options: f.options.clone(),
-            })
-            .map_err(|f| anyhow::anyhow!("{f}"))?;
-            for m in &f.moves {
-                d.call(&grader::protocol::Request::Play { text: m.clone() })
-                    .map_err(|f| anyhow::anyhow!("{f}"))?;
-                played += 1;
-            }
+    for _ in 0..ROUNDS {
+        for (f, key) in prepared
+            .fixtures
+            .iter()
+            .filter(|(f, _)| f.options.is_empty())
+        {
+            grader::key::walk(f, &game, |n, _, o| key.compare(n, o), |_, _, _| {})
+                .map_err(|d| anyhow::anyhow!("{}: {}", f.name, d.message))?;
+            played += f.moves.len();
         }
     }
     println!(
-        "replay through one process: {:.0} moves/s ({played} moves: play, then status, legal moves and drawing)",
+        "replay through one process: {:.0} moves/s ({played} moves of the fixtures on the default board; each move: parse, play, status, legal moves, drawing)",
         played as f64 / start.elapsed().as_secs_f64()
     );
     Ok(())

@@ -289,12 +289,22 @@ fn run_law<G: Game + ?Sized>(game: &G, law: &str, config: &KitConfig) -> Result<
             // Candidates: moves legal somewhere in this game, and near misses
             // of this position's legal moves (each number in their notation
             // nudged), so a take of 3 under a limit of 2 is tried too.
-            let mut candidates: Vec<G::Move> =
-                p.states.iter().flat_map(|t| game.legal_moves(t)).collect();
+            // Each distinct candidate is tried once.
+            let mut candidates: Vec<G::Move> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
+            let mut add = |m: G::Move| {
+                if seen.insert(m.clone()) {
+                    candidates.push(m);
+                }
+            };
+            p.states
+                .iter()
+                .flat_map(|t| game.legal_moves(t))
+                .for_each(&mut add);
             for mv in &legal {
                 for text in near_misses(&game.string_of_move(mv)) {
                     if let Ok(m) = game.move_of_string(&text) {
-                        candidates.push(m);
+                        add(m);
                     }
                 }
             }
