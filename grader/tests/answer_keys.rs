@@ -12,19 +12,14 @@
 //! The grader reads these snapshot files as its keys, and refuses a key
 //! whose fixture has changed since it was recorded.
 
+mod common;
+
+use common::workspace;
 use game_api::{Configurable, Game};
 use grader::class::Prepared;
 use grader::fixture::{load_dir, Fixture};
 use grader::key::{AnswerKey, KeyError};
 use grader::reference::{discover, ReferenceGame};
-use std::path::{Path, PathBuf};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("grader is in the workspace")
-        .to_owned()
-}
 
 /// The games of `grading.toml`, each checked against the registry.
 fn games() -> Vec<ReferenceGame> {

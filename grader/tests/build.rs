@@ -4,17 +4,13 @@
 //!
 //! Builds share the zoo test's folder, so the course's crates compile once.
 
+mod common;
+
+use common::workspace;
 use grader::build::{BuildFailure, Builder, Toolchain};
 use grader::submission::{stage, vet, Target, Workspace};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("grader is in the workspace")
-        .to_owned()
-}
 
 fn tmp() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR"))

@@ -6,17 +6,13 @@
 //! Builds share the zoo test's Cargo target dir, so the dependencies
 //! compile once for both.
 
+mod common;
+
+use common::workspace;
 use grader::class::{grade_class, student_dir, ClassRun};
 use grader::report::{SubmissionResult, Verdict};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("grader is in the workspace")
-        .to_owned()
-}
 
 fn tmp() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR"))

@@ -7,17 +7,13 @@
 //! Builds share one Cargo target dir under this test's temporary folder, so
 //! the dependencies compile once for all runs.
 
+mod common;
+
+use common::workspace;
 use grader::class::{grade_class, student_dir, ClassReport, ClassRun};
 use grader::zoo::{self, Specimen};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("grader is in the workspace")
-        .to_owned()
-}
 
 fn tmp() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("zoo")
