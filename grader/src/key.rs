@@ -4,11 +4,14 @@
 //! A key is recorded by walking a fixture on the reference game
 //! (in-process) and is kept as an insta snapshot in
 //! `grader/tests/snapshots/`, reviewed with `cargo insta review` whenever a
-//! game or a fixture changes. Per move it holds the move, the status, the
-//! legal moves (in [`canonical_order`]), the payoff's sign once the game is
-//! over, and the rendering (for people; never judged). It records the
-//! fixture's version, so a key that no longer matches its fixture is
-//! refused instead of silently misgrading.
+//! game or a fixture changes. It holds the whole game as
+//! [`game_api::transcript::render`] writes it (the text a student's own
+//! snapshot tests show: per move, the status, the legal moves in canonical
+//! order, the board), for people reviewing it, and beside it what is judged:
+//! per position the status, the legal moves and the payoff's sign, observed
+//! by the same [`observe`] (never the board). It records the fixture's
+//! version, so a key that no longer matches its fixture is refused instead
+//! of silently misgrading.
 //!
 //! A submission is judged by the same [`walk`], in the grader process, on a
 //! [`RemoteGame`](crate::remote::RemoteGame): the observations, the checks
@@ -17,71 +20,25 @@
 
 use crate::fixture::{Fixture, Goal};
 use crate::remote::Stopped;
-use game_api::{Configurable, Game, Options, Status, Value};
+use game_api::transcript::{observe, render, Observation};
+use game_api::{Configurable, Game, Options, Status};
 use players::{Agent, Decision, Minimax};
 use serde::{Deserialize, Serialize};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-/// What a state looks like through the interface.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Observation {
-    /// `game_status`.
-    pub status: Status,
-    /// `legal_moves`, written with `string_of_move`, in [`canonical_order`].
-    pub legal: Vec<String>,
-    /// `payoff` of a finished game (`None` while it goes on).
-    pub payoff: Option<Value>,
-    /// `string_of_state` (recorded for people, never judged).
-    pub rendering: String,
-}
-
-/// Sorts moves written in a game's notation into the order used in answer
-/// keys: shorter texts first, then alphabetically, so that `"2"` comes
-/// before `"10"`.
-///
-/// ```
-/// let mut moves = vec!["10".to_string(), "2".into(), "1".into()];
-/// grader::key::canonical_order(&mut moves);
-/// assert_eq!(moves, ["1", "2", "10"]);
-/// ```
-pub fn canonical_order(moves: &mut [String]) {
-    moves.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
-}
-
-/// Observes a state through the interface.
-pub fn observe<G: Game + ?Sized>(game: &G, state: &G::State) -> Observation {
-    let status = game.game_status(state);
-    let mut legal: Vec<String> = game
-        .legal_moves(state)
-        .iter()
-        .map(|m| game.string_of_move(m))
-        .collect();
-    canonical_order(&mut legal);
-    Observation {
-        status,
-        legal,
-        payoff: status.is_over().then(|| game.payoff(state, status)),
-        rendering: game.string_of_state(state),
-    }
-}
-
-/// One position along a fixture, as the reference saw it.
+/// What is judged at one position along a fixture, as the reference saw it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyStep {
     /// How many of the fixture's moves have been played.
     pub moves: usize,
-    /// The move just played (none for the initial state).
-    pub played: Option<String>,
     /// The status.
     pub status: Status,
     /// The legal moves, in canonical order.
     pub legal: Vec<String>,
     /// The payoff's sign (-1, 0 or 1) once the game is over.
     pub payoff_sign: Option<i32>,
-    /// The rendering, line by line (not judged).
-    pub rendering: Vec<String>,
 }
 
 /// What the reference answered to one of the fixture's checks.
@@ -106,7 +63,10 @@ pub struct AnswerKey {
     pub fixture_version: String,
     /// The options.
     pub options: Options,
-    /// Every position, the initial one first.
+    /// The whole game as [`render`] writes it, line by line: for people
+    /// reviewing the key (never judged).
+    pub transcript: Vec<String>,
+    /// What is judged at every position, the initial one first.
     pub steps: Vec<KeyStep>,
     /// The checks, in the order they are made.
     pub checks: Vec<KeyCheck>,
@@ -411,14 +371,12 @@ impl AnswerKey {
         let result = walk(
             fixture,
             &game,
-            |n, played, o| {
+            |n, _, o| {
                 steps.push(KeyStep {
                     moves: n,
-                    played: played.map(str::to_owned),
                     status: o.status,
                     legal: o.legal.clone(),
                     payoff_sign: o.payoff.map(i32::signum),
-                    rendering: o.rendering.lines().map(str::to_owned).collect(),
                 });
                 Ok(())
             },
@@ -437,11 +395,19 @@ impl AnswerKey {
                 d.message.replace('\n', "; ")
             ))
         })?;
+        // The walk replayed every move, so this replay does too.
+        let transcript = render(&game, &fixture.moves).map_err(|e| {
+            disagrees(format!(
+                "{e}: {}",
+                std::error::Error::source(&e).map_or(String::new(), ToString::to_string)
+            ))
+        })?;
         Ok(AnswerKey {
             game: fixture.game.clone(),
             fixture: fixture.name.clone(),
             fixture_version: fixture.version.clone(),
             options: fixture.options.clone(),
+            transcript: transcript.lines().map(str::to_owned).collect(),
             steps,
             checks,
         })
@@ -492,7 +458,7 @@ impl AnswerKey {
     ///
     /// # Errors
     /// Expected and got, in words, for the first difference (status, then
-    /// legal moves, then the payoff's sign). The rendering is not compared.
+    /// legal moves, then the payoff's sign). The board is not compared.
     pub fn compare(&self, n: usize, got: &Observation) -> Result<(), String> {
         let Some(want) = self.steps.get(n) else {
             return Err(format!("the answer key has no position after {n} moves"));
@@ -562,13 +528,12 @@ mod tests {
             fixture: "f".into(),
             fixture_version: "sha256:0".into(),
             options: Options::new(),
+            transcript: vec![],
             steps: vec![KeyStep {
                 moves: 0,
-                played: None,
                 status: Status::Win(Player::P2),
                 legal: vec![],
                 payoff_sign: Some(-1),
-                rendering: vec![],
             }],
             checks: vec![],
         }
@@ -579,7 +544,7 @@ mod tests {
             status,
             legal: legal.iter().map(|m| (*m).to_owned()).collect(),
             payoff,
-            rendering: "not judged".into(),
+            board: "not judged".into(),
         }
     }
 

@@ -23,6 +23,13 @@
 //! and column, unknown keys are errors (a typo such as `[optons]` is never
 //! silently ignored), and each move's place in the file is kept, so a move
 //! that does not replay is located too ([`Transcript::move_location`]).
+//!
+//! [`render`] writes a whole game as text, position by position, for
+//! snapshot tests; the grader's answer keys are written by it too.
+
+mod rendering;
+
+pub use rendering::{canonical_order, observe, render, Observation};
 
 use crate::{replay, Game, Options, ReplayError};
 use serde::{Deserialize, Serialize};
