@@ -42,6 +42,11 @@
 //!    can build your game from options like `rows=6`.
 //! 5. Run the conformance kit in one line from your tests:
 //!    `game_api::conformance::assert_conforms(&MyGame::default());`
+//! 6. Keep whole games as snapshots: with `insta` as a dev-dependency,
+//!    `insta::assert_snapshot!(game_api::transcript::render(&game, &["4", "4", "3"]).unwrap())`
+//!    records, after every move, the status, the legal moves and the board
+//!    ([`transcript::render`]); any later change shows as a diff. The
+//!    grader's answer keys are written by the same function.
 //!
 //! Here is a complete game, "count to 5": players take turns adding 1 or 2 to
 //! a counter that starts at 0; whoever reaches 5 or more wins.
