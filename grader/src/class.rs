@@ -191,15 +191,21 @@ impl Prepared {
         })
     }
 
-    /// Points available in one grading.
+    /// Points available in one grading, in the checks that count (see
+    /// [`Visibility::counts`]).
     #[must_use]
-    pub fn max_score(&self) -> f64 {
-        let laws = if self.laws {
+    pub fn max_score(&self, after_due_date: bool) -> f64 {
+        let laws = if self.laws && self.config.law_visibility.counts(after_due_date) {
             self.config.law_points * LAWS.len() as f64
         } else {
             0.0
         };
-        self.fixtures.iter().map(|(f, _)| f.points).sum::<f64>() + laws
+        let fixtures = self.fixtures.iter().map(|(f, _)| f);
+        fixtures
+            .filter(|f| f.visibility.counts(after_due_date))
+            .map(|f| f.points)
+            .sum::<f64>()
+            + laws
     }
 
     /// Fixture file (relative to `dir`) → version, as results record them.
@@ -397,6 +403,7 @@ pub fn grade_class(
             Some(r)
                 if !run.force
                     && r.seed == prepared.config.seed
+                    && r.after_due_date == run.after_due_date
                     && r.fixture_versions == versions
                     && r.submission_version == version =>
             {
@@ -404,7 +411,7 @@ pub fn grade_class(
             }
             Some(_) if !run.force => {
                 progress(&format!(
-                    "{student}: regrading (the submission, the fixtures or the seed changed)"
+                    "{student}: regrading (the submission, the fixtures, the seed or --after-due-date changed)"
                 ));
                 todo.push((student.clone(), dir.clone(), version));
             }
@@ -436,7 +443,7 @@ pub fn grade_class(
                         run,
                         prepared,
                         (&student, &version),
-                        build_test(prepared, failure),
+                        build_test(prepared, run.after_due_date, failure),
                         build_time,
                         Verdict::Graded,
                     )
@@ -460,6 +467,7 @@ pub fn grade_class(
                         };
                         let test = whole_test(
                             prepared,
+                            run.after_due_date,
                             "grading",
                             "the grader could judge this submission",
                             format!("{what} (not your fault; your teacher is told, and it is regraded): {e}"),
@@ -575,9 +583,10 @@ pub fn grade_class(
 }
 
 /// The failed "build" test: worth every point, so the student gets 0.
-fn build_test(prepared: &Prepared, failure: String) -> TestResult {
+fn build_test(prepared: &Prepared, after_due_date: bool, failure: String) -> TestResult {
     whole_test(
         prepared,
+        after_due_date,
         "build",
         "the crate meets the submission contract and compiles (try `cargo build` in its folder); nothing else can be graded otherwise",
         failure,
@@ -585,13 +594,19 @@ fn build_test(prepared: &Prepared, failure: String) -> TestResult {
 }
 
 /// A failed test worth every point, standing for the whole submission.
-fn whole_test(prepared: &Prepared, name: &str, about: &str, failure: String) -> TestResult {
+fn whole_test(
+    prepared: &Prepared,
+    after_due_date: bool,
+    name: &str,
+    about: &str,
+    failure: String,
+) -> TestResult {
     TestResult {
         name: name.into(),
         group: name.into(),
         tags: vec![name.into()],
         score: 0.0,
-        max_score: prepared.max_score(),
+        max_score: prepared.max_score(after_due_date),
         passed: false,
         visibility: Visibility::Visible,
         about: about.into(),
@@ -728,6 +743,7 @@ fn write_whole_failure(
         prepared.config.seed,
         NOT_RUN.into(),
         vec![test],
+        run.after_due_date,
     );
     r.fixture_versions = prepared.fixture_versions(&run.fixtures_dir);
     version.clone_into(&mut r.submission_version);

@@ -10,7 +10,7 @@
 //! no fixtures folder beside the file, are errors naming the file, line and
 //! column and what was expected.
 
-use crate::fixture::Visibility;
+use crate::fixture::{Fixture, Visibility};
 use crate::sandbox::Limits;
 use game_api::transcript::line_column;
 use game_api::transcript::{parse_toml, TranscriptError};
@@ -350,6 +350,41 @@ impl GradingConfig {
             processes: self.processes,
         }
     }
+
+    /// The course's checks that break the points policy, one line each,
+    /// naming the file: a `hidden` check worth points. Its points count only
+    /// after the due date ([`Visibility::counts`]), but a hidden check is
+    /// never shown, so they would then sit in the student's total with
+    /// nothing to explain them. `cargo xtask grade` prints these as
+    /// warnings; grading goes on. `path` is this settings file (the laws'
+    /// visibility and points are set in it).
+    #[must_use]
+    pub fn points_policy_warnings<'a>(
+        &self,
+        path: &Path,
+        fixtures: impl IntoIterator<Item = &'a Fixture>,
+    ) -> Vec<String> {
+        let fix = "make it `visibility = \"after_due_date\"` (shown then) or give it no points";
+        let mut warnings: Vec<String> = fixtures
+            .into_iter()
+            .filter(|f| f.visibility == Visibility::Hidden && f.points > 0.0)
+            .map(|f| {
+                format!(
+                    "{}: a hidden fixture worth {} points: never shown, yet counted after the due date; {fix}",
+                    f.path.display(),
+                    f.points
+                )
+            })
+            .collect();
+        if self.law_visibility == Visibility::Hidden && self.law_points > 0.0 {
+            warnings.push(format!(
+                "{}: hidden laws worth {} points each: never shown, yet counted after the due date; make `law_visibility = \"after_due_date\"` or `law_points = 0`",
+                path.display(),
+                self.law_points
+            ));
+        }
+        warnings
+    }
 }
 
 /// A plausible crate name: ASCII letters, digits, `-` and `_`.
@@ -517,6 +552,39 @@ mod tests {
             e.starts_with("g.toml:5:1: [games.nmi]: no fixtures folder `nmi/` beside this file"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn hidden_checks_worth_points_are_warned_about_by_file_and_others_are_not() {
+        let fixture = |text: &str, file: &str| {
+            Fixture::from_toml(&format!("game = \"nim\"\nmoves = []\n{text}"), file).unwrap()
+        };
+        let fixtures = [
+            fixture("visibility = \"hidden\"\npoints = 2\n", "f/hidden-2.toml"),
+            fixture("visibility = \"hidden\"\npoints = 0\n", "f/hidden-0.toml"),
+            fixture(
+                "visibility = \"after_due_date\"\npoints = 3\n",
+                "f/late.toml",
+            ),
+            fixture("points = 4\n", "f/visible.toml"),
+        ];
+        let mut config = GradingConfig::default();
+        let warnings = config.points_policy_warnings(Path::new("g.toml"), &fixtures);
+        assert_eq!(
+            warnings,
+            ["f/hidden-2.toml: a hidden fixture worth 2 points: never shown, yet counted after the due date; make it `visibility = \"after_due_date\"` (shown then) or give it no points"]
+        );
+        config.law_visibility = Visibility::Hidden;
+        let warnings = config.points_policy_warnings(Path::new("g.toml"), &[]);
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0].starts_with("g.toml: hidden laws worth 0.5 points each"),
+            "{warnings:?}"
+        );
+        config.law_points = 0.0;
+        assert!(config
+            .points_policy_warnings(Path::new("g.toml"), &[])
+            .is_empty());
     }
 
     #[test]

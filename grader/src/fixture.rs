@@ -11,7 +11,9 @@
 //! moves = ["1", "2", "1", "2", "1", "2", "1"]
 //! name = "vertical win in the first column"   # default: the file stem
 //! points = 2                                  # default 1
-//! visibility = "visible"   # or "hidden", "after_due_date", "after_published"
+//! visibility = "visible"   # or "after_due_date", "after_published", "hidden"
+//!                          # (points of those count only after the due date:
+//!                          # Visibility::counts; a hidden one should have none)
 //! group = "wins"           # the gradebook column; default "fixtures"
 //! tags = ["wins", "vertical", "edge"]
 //!
@@ -58,6 +60,23 @@ pub enum Visibility {
     AfterDueDate,
     /// Shown once the grades are published.
     AfterPublished,
+}
+
+impl Visibility {
+    /// Whether a test of this visibility counts towards a result's score and
+    /// maximum: a visible one always, any other only in a grading run after
+    /// the due date (`--after-due-date`). So no total a student sees before
+    /// the due date gives away the result of a check they cannot see.
+    ///
+    /// ```
+    /// use grader::fixture::Visibility;
+    /// assert!(Visibility::Visible.counts(false));
+    /// assert!(!Visibility::Hidden.counts(false) && Visibility::Hidden.counts(true));
+    /// ```
+    #[must_use]
+    pub fn counts(self, after_due_date: bool) -> bool {
+        self == Visibility::Visible || after_due_date
+    }
 }
 
 impl fmt::Display for Visibility {

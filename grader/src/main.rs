@@ -100,8 +100,8 @@ fn main() -> anyhow::Result<()> {
         prepared.config.seed,
         judged.sandbox,
         judged.tests,
+        after_due_date,
     );
-    result.after_due_date = after_due_date;
     result.submission_version = submission_version;
     result.execution_time = build_seconds + start.elapsed().as_secs_f64();
     result

@@ -8,6 +8,12 @@
 //! only inside fences it cannot close, long output is cut with a note, and
 //! names and descriptions are HTML-escaped. `results.json` is plain text
 //! (`output_format: "text"`), with terminal control sequences removed.
+//!
+//! Points of checks a student cannot see count only after the due date
+//! ([`Visibility::counts`]): before it, a result's score and maximum (in
+//! `results.json`, the feedback, the gradebook and the summary) are those
+//! of the visible checks, so no total gives a hidden failure away; a run
+//! with `--after-due-date` counts every check.
 
 use crate::fixture::Visibility;
 use crate::markdown::{clean, code_span, cut, fence, inline, literal, MAX_BYTES, MAX_LINES};
@@ -25,9 +31,9 @@ pub struct SubmissionResult {
     pub student: String,
     /// The game.
     pub game: String,
-    /// Points earned.
+    /// Points earned, in the checks that count (see [`Visibility::counts`]).
     pub score: f64,
-    /// Points available.
+    /// Points available, in the checks that count.
     pub max_score: f64,
     /// Seconds spent judging (and building).
     pub execution_time: f64,
@@ -39,7 +45,8 @@ pub struct SubmissionResult {
     pub fixture_versions: BTreeMap<String, String>,
     /// How the student process was sandboxed.
     pub sandbox: String,
-    /// Whether tests shown after the due date are shown in the feedback.
+    /// Whether this is a grading after the due date: every check counts,
+    /// and the after-due-date checks are shown in the feedback.
     pub after_due_date: bool,
     /// Whether this result is final, or incomplete through no fault of the
     /// student (and so regraded by the next run). Required when read back:
@@ -84,7 +91,8 @@ impl Verdict {
 }
 
 impl SubmissionResult {
-    /// Totals the tests and collects the fixture versions.
+    /// Totals the tests that count (all of them `after_due_date`, only the
+    /// visible ones before) and collects the fixture versions.
     #[must_use]
     pub fn new(
         student: &str,
@@ -92,7 +100,11 @@ impl SubmissionResult {
         seed: u64,
         sandbox: String,
         tests: Vec<TestResult>,
+        after_due_date: bool,
     ) -> Self {
+        let counted = tests.iter().filter(|t| t.visibility.counts(after_due_date));
+        let score = counted.clone().map(|t| t.score).sum();
+        let max_score = counted.map(|t| t.max_score).sum();
         let fixture_versions = tests
             .iter()
             .filter_map(|t| match &t.origin {
@@ -103,14 +115,14 @@ impl SubmissionResult {
         SubmissionResult {
             student: student.to_owned(),
             game: game.to_owned(),
-            score: tests.iter().map(|t| t.score).sum(),
-            max_score: tests.iter().map(|t| t.max_score).sum(),
+            score,
+            max_score,
             execution_time: 0.0,
             seed,
             submission_version: String::new(),
             fixture_versions,
             sandbox,
-            after_due_date: false,
+            after_due_date,
             verdict_by: Verdict::Graded,
             tests,
         }
@@ -191,8 +203,13 @@ impl SubmissionResult {
         if unseen > 0 {
             let _ = write!(
                 text,
-                " {} not shown here.",
-                count(unseen, "more check is", "more checks are")
+                " {} not shown here{}.",
+                count(unseen, "more check is", "more checks are"),
+                if self.after_due_date {
+                    ""
+                } else {
+                    " and counted only after the due date"
+                }
             );
         }
         text
@@ -203,7 +220,11 @@ impl SubmissionResult {
     pub fn feedback_markdown(&self) -> String {
         let shown = |t: &&TestResult| {
             t.visibility == Visibility::Visible
-                || (self.after_due_date && t.visibility == Visibility::AfterDueDate)
+                || (self.after_due_date
+                    && matches!(
+                        t.visibility,
+                        Visibility::AfterDueDate | Visibility::AfterPublished
+                    ))
         };
         let public: Vec<&TestResult> = self
             .tests
@@ -228,6 +249,14 @@ impl SubmissionResult {
             points(got),
             points(max)
         );
+        if self.after_due_date && public.len() < self.tests.len() {
+            let _ = writeln!(
+                md,
+                "Score after the due date, counting every check (those not shown here too): {} of {} points.\n",
+                points(self.score),
+                points(self.max_score)
+            );
+        }
         let failed: Vec<&TestResult> = self
             .tests
             .iter()
@@ -447,7 +476,8 @@ pub fn remove_stale_temporaries(dir: &Path) -> std::io::Result<()> {
 }
 
 /// The class's gradebook: one row per student, one column per test group
-/// (points earned), then the total and the maximum.
+/// (points earned), then the total and the maximum; only the checks that
+/// count (see [`Visibility::counts`]), so the columns add up to the total.
 #[must_use]
 pub fn gradebook_csv(results: &[SubmissionResult]) -> String {
     let mut groups: Vec<&str> = Vec::new();
@@ -470,7 +500,7 @@ pub fn gradebook_csv(results: &[SubmissionResult]) -> String {
             row.push(points(
                 r.tests
                     .iter()
-                    .filter(|t| t.group == *g)
+                    .filter(|t| t.group == *g && t.visibility.counts(r.after_due_date))
                     .map(|t| t.score)
                     .sum(),
             ));
@@ -591,10 +621,11 @@ mod tests {
                 test("a", "g", true, Visibility::Visible),
                 test("h", "g", false, Visibility::Hidden),
             ],
+            false,
         );
         assert_eq!(
             r.headline(),
-            "All public checks passed. 1 more check is not shown here."
+            "All public checks passed. 1 more check is not shown here and counted only after the due date."
         );
         let md = r.feedback_markdown();
         assert!(!md.contains("### h") && !md.contains("- h"), "{md}");
@@ -606,18 +637,68 @@ mod tests {
 
     #[test]
     fn after_due_date_checks_show_only_name_and_result_once_visible() {
-        let mut r = SubmissionResult::new(
-            "ann",
-            "nim",
-            1,
-            String::new(),
-            vec![test("late", "g", false, Visibility::AfterDueDate)],
-        );
+        let late = || vec![test("late", "g", false, Visibility::AfterDueDate)];
+        let r = SubmissionResult::new("ann", "nim", 1, String::new(), late(), false);
         assert!(!r.feedback_markdown().contains("late"));
-        r.after_due_date = true;
+        let r = SubmissionResult::new("ann", "nim", 1, String::new(), late(), true);
         let md = r.feedback_markdown();
         assert!(md.contains("- late: failed"), "{md}");
         assert!(!md.contains("expected: a"), "{md}");
+    }
+
+    /// Two visible checks (one failed), a hidden failed one and a passed
+    /// after-due-date one, each worth 2 points.
+    fn mixed(after_due_date: bool) -> SubmissionResult {
+        let tests = vec![
+            test("a", "g", true, Visibility::Visible),
+            test("b", "g", false, Visibility::Visible),
+            test("h", "g", false, Visibility::Hidden),
+            test("late", "g", true, Visibility::AfterDueDate),
+        ];
+        SubmissionResult::new("ann", "nim", 1, String::new(), tests, after_due_date)
+    }
+
+    #[test]
+    fn before_the_due_date_every_total_leaves_out_the_checks_not_shown() {
+        let r = mixed(false);
+        assert_eq!((r.score, r.max_score), (2.0, 4.0));
+        let json: serde_json::Value = serde_json::from_str(&r.gradescope_json()).unwrap();
+        assert_eq!(json["score"], 2.0);
+        assert_eq!(
+            json["output"],
+            "1 of 2 public checks failed. 2 more checks are not shown here and counted only after the due date."
+        );
+        let md = r.feedback_markdown();
+        assert!(
+            md.contains("Public checks: 1 of 2 passed, 2 of 4 points.\n"),
+            "{md}"
+        );
+        assert!(!md.contains("Score after") && !md.contains("late"), "{md}");
+        let csv = gradebook_csv(&[r]);
+        assert_eq!(csv.lines().nth(1), Some("ann,2,2,4"), "{csv}");
+    }
+
+    #[test]
+    fn after_the_due_date_every_check_counts_and_the_feedback_says_so() {
+        let r = mixed(true);
+        assert_eq!((r.score, r.max_score), (4.0, 8.0));
+        let json: serde_json::Value = serde_json::from_str(&r.gradescope_json()).unwrap();
+        assert_eq!(json["score"], 4.0);
+        assert_eq!(
+            json["output"],
+            "1 of 2 public checks failed. 2 more checks are not shown here."
+        );
+        let md = r.feedback_markdown();
+        assert!(
+            md.contains("Score after the due date, counting every check (those not shown here too): 4 of 8 points."),
+            "{md}"
+        );
+        assert!(
+            md.contains("- late: passed") && !md.contains("- h:"),
+            "{md}"
+        );
+        let csv = gradebook_csv(&[r]);
+        assert_eq!(csv.lines().nth(1), Some("ann,4,4,8"), "{csv}");
     }
 
     #[test]
@@ -628,6 +709,7 @@ mod tests {
             7,
             String::new(),
             vec![test("a", "g", false, Visibility::Visible)],
+            false,
         );
         let json: serde_json::Value = serde_json::from_str(&r.gradescope_json()).unwrap();
         assert_eq!(json["score"], 0.0);
@@ -653,7 +735,7 @@ mod tests {
         t.printed = Some(format!("{payload}\n{}", "x\n".repeat(1000)));
         t.moves = Some(vec!["1`2".into(), "<i>".into()]);
         t.about = "a <script>alert(1)</script> check".into();
-        let r = SubmissionResult::new("<img src=y># Zoë", "nim", 1, String::new(), vec![t]);
+        let r = SubmissionResult::new("<img src=y># Zoë", "nim", 1, String::new(), vec![t], false);
         let md = r.feedback_markdown();
         let (inside, outside, open) = crate::markdown::tests::blocks(&md);
         assert!(!open, "{md}");
@@ -691,7 +773,7 @@ mod tests {
     fn only_a_graded_result_is_final_and_a_result_without_a_verdict_is_not_read_back() {
         assert!(Verdict::Graded.is_final());
         assert!(!Verdict::GraderFailed.is_final() && !Verdict::Interrupted.is_final());
-        let mut r = SubmissionResult::new("bo", "nim", 7, String::new(), vec![]);
+        let mut r = SubmissionResult::new("bo", "nim", 7, String::new(), vec![], false);
         assert_eq!(r.verdict_by, Verdict::Graded);
         r.verdict_by = Verdict::Interrupted;
         let json = r.gradescope_json();
@@ -714,7 +796,7 @@ mod tests {
         std::fs::write(dir.join(".results.json.tmp-99999"), "{ half").unwrap();
         std::fs::write(dir.join(".feedback.md.tmp-99999"), "# half").unwrap();
         std::fs::write(dir.join("notes.txt"), "kept").unwrap();
-        SubmissionResult::new("bo", "nim", 7, String::new(), vec![])
+        SubmissionResult::new("bo", "nim", 7, String::new(), vec![], false)
             .write(&dir)
             .unwrap();
         let mut names: Vec<String> = std::fs::read_dir(&dir)
@@ -737,6 +819,7 @@ mod tests {
                 test("a", "wins", true, Visibility::Visible),
                 test("b", "rules", false, Visibility::Hidden),
             ],
+            false,
         );
         let b = SubmissionResult::new(
             "bo",
@@ -744,10 +827,12 @@ mod tests {
             1,
             String::new(),
             vec![test("a", "wins", false, Visibility::Visible)],
+            false,
         );
+        // The hidden check counts only after the due date.
         assert_eq!(
             gradebook_csv(&[a, b]),
-            "student,wins,rules,total,max\n\"ann, jr\",2,0,2,4\nbo,0,0,0,2\n"
+            "student,wins,rules,total,max\n\"ann, jr\",2,0,2,2\nbo,0,0,0,2\n"
         );
     }
 }

@@ -114,6 +114,14 @@ fn every_game_has_fixtures_and_loads_with_its_keys() {
             None,
         )
         .unwrap_or_else(|e| panic!("{e}"));
+        let fixtures = prepared.fixtures.iter().map(|(f, _)| f);
+        let warnings = prepared
+            .config
+            .points_policy_warnings(&ws.join("fixtures/grading.toml"), fixtures);
+        assert!(
+            warnings.is_empty(),
+            "the course breaks its points policy: {warnings:?}"
+        );
         assert!(
             prepared.fixtures.len() >= 6,
             "{game} has only {} fixtures",

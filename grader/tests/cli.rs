@@ -16,8 +16,13 @@ fn judge(fixtures: &Path) -> (bool, String) {
 }
 
 fn judge_with(fixtures: &Path, config: &Path) -> (bool, String) {
-    let ws = workspace();
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-out");
+    judge_into(fixtures, config, &out, &[])
+}
+
+/// `grader judge` of a driver that does not exist, results into `out`.
+fn judge_into(fixtures: &Path, config: &Path, out: &Path, more: &[&str]) -> (bool, String) {
+    let ws = workspace();
     let output = Command::new(env!("CARGO_BIN_EXE_grader"))
         .arg("judge")
         .args([
@@ -29,7 +34,7 @@ fn judge_with(fixtures: &Path, config: &Path) -> (bool, String) {
             "s",
         ])
         .arg("--out")
-        .arg(&out)
+        .arg(out)
         .arg("--fixtures")
         .arg(fixtures)
         .arg("--keys")
@@ -38,6 +43,7 @@ fn judge_with(fixtures: &Path, config: &Path) -> (bool, String) {
         .arg(config)
         .arg("--scratch")
         .arg(out.join("scratch"))
+        .args(more)
         .output()
         .unwrap();
     (
@@ -151,4 +157,55 @@ fn a_missing_driver_fails_every_test_but_still_writes_complete_reports() {
         r.tests[0]
     );
     assert!(dir.join("feedback.md").is_file());
+}
+
+/// The points policy, through the binary: the checks a student cannot see
+/// count only in a run after the due date; before it, the score and the
+/// maximum of `results.json` (what Gradescope shows) leave them out.
+#[test]
+fn checks_not_shown_count_only_after_the_due_date() {
+    let fixtures = workspace().join("fixtures/nim");
+    let unseen: f64 = grader::fixture::load_dir(&fixtures, "nim")
+        .unwrap()
+        .iter()
+        .filter(|f| f.visibility != grader::fixture::Visibility::Visible)
+        .map(|f| f.points)
+        .sum();
+    assert!(
+        unseen > 0.0,
+        "the Nim fixtures have a check not shown before the due date"
+    );
+    let config = workspace().join("fixtures/grading.toml");
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-policy");
+    let mut results = Vec::new();
+    for (name, more) in [("before", &[][..]), ("after", &["--after-due-date"][..])] {
+        let out = tmp.join(name);
+        let _ = std::fs::remove_dir_all(&out);
+        let (ok, stderr) = judge_into(&fixtures, &config, &out, more);
+        assert!(ok, "{stderr}");
+        let text = std::fs::read_to_string(out.join("results.json")).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let r = grader::report::SubmissionResult::from_gradescope_json(&text).unwrap();
+        assert_eq!(json["score"], 0.0);
+        results.push((r, json["output"].as_str().unwrap().to_owned()));
+    }
+    let [(before, said_before), (after, said_after)] = &results[..] else {
+        unreachable!()
+    };
+    let listed: f64 = before.tests.iter().map(|t| t.max_score).sum();
+    assert_eq!(
+        after.max_score, listed,
+        "after the due date every check counts"
+    );
+    assert_eq!(
+        before.max_score,
+        listed - unseen,
+        "before it, only the visible ones"
+    );
+    assert!(
+        said_before.ends_with("not shown here and counted only after the due date."),
+        "{said_before}"
+    );
+    assert!(said_after.ends_with("not shown here."), "{said_after}");
+    std::fs::remove_dir_all(&tmp).unwrap();
 }

@@ -129,13 +129,20 @@ fn run(cli: Cli) -> Result<()> {
                 (jobs, only, force, after_due_date);
             // The course's files (settings, fixtures, keys) are checked
             // before anything is built, the grader included.
-            grader::class::Prepared::load(
+            let prepared = grader::class::Prepared::load(
                 &run.config_path,
                 &run.game,
                 &run.fixtures_dir,
                 &run.keys_dir,
                 run.only.as_deref(),
             )?;
+            let fixtures = prepared.fixtures.iter().map(|(f, _)| f);
+            for warning in prepared
+                .config
+                .points_policy_warnings(&run.config_path, fixtures)
+            {
+                eprintln!("warning: {warning}");
+            }
             run.grader_bin = build_grader(&ws)?;
             run.launcher.clone_from(&run.grader_bin);
             let report = grade_class(&run, &|line| eprintln!("{line}"))?;
