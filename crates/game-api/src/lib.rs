@@ -114,6 +114,50 @@
 //! course allows. `grader/sample-submission/` in the course workspace is one
 //! to copy; the README's "The submission contract" says the rest.
 //!
+//! ## A crate of your own, outside the course's workspace
+//!
+//! A game written from scratch is a library crate of its own. It depends on
+//! `game-api` by **path**, pointing into the course's folder (the handout,
+//! or the course workspace), and on the course's command line, `games`, for
+//! its examples only:
+//!
+//! ```toml
+//! [package]
+//! name = "my-nim"
+//! version = "0.1.0"
+//! edition = "2021"
+//!
+//! [dependencies]
+//! game-api = { path = "../course/crates/game-api" }
+//!
+//! [dev-dependencies]
+//! games = { path = "../course/crates/games" }  # the command line, for examples/play.rs
+//! insta = "1"                                  # snapshot tests of whole games
+//!
+//! [workspace]  # keeps this crate out of any workspace around it
+//! ```
+//!
+//! A path, rather than git or a published version, because it builds
+//! offline, as the grader does; it is exactly the `game-api` the course
+//! grades with (the grader points the dependency at its own copy whatever
+//! is written, and builds only the library, so dev-dependencies and
+//! examples never reach it); and it needs neither access to the course's
+//! repository, which holds the reference solutions and hidden fixtures,
+//! nor a release on crates.io of the course's crates.
+//!
+//! `examples/play.rs` then gives the game the whole command line
+//! (`games::main_for`, the code of the course's `games` program):
+//!
+//! ```ignore
+//! fn main() -> std::process::ExitCode {
+//!     games::main_for::<my_nim::Submission>()
+//! }
+//! ```
+//!
+//! and `cargo run --example play -- play` plays it against the engine
+//! (`-- tree --depth 3`, `-- analyse`, `-- perft 4`, `-- list`, `-- --help`
+//! too). The course's `grader/sample-submission/` is such a crate.
+//!
 //! ## Speed hooks (optional)
 //!
 //! A strong search calls the game millions of times. The methods

@@ -6,7 +6,7 @@
 
 use crate::moves::{reach, read_moves};
 use crate::play::signed;
-use crate::registry::{run_game, GameCommand};
+use crate::registry::{run_game, GameCommand, Games};
 use crate::render::{self, frame, paint, DIM, STRONG};
 use crate::spec::AiLimits;
 use anyhow::Context;
@@ -42,8 +42,8 @@ pub struct Args {
 ///
 /// # Errors
 /// Bad game options or moves, named.
-pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    run_game(&args.game, &args.options, Command(args))
+pub fn run(args: &Args, games: impl Games) -> anyhow::Result<ExitCode> {
+    run_game(games, &args.game, &args.options, Command(args))
 }
 
 struct Command<'a>(&'a Args);

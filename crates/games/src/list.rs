@@ -2,7 +2,7 @@
 //! defaults) and its move notation, so nobody has to read the source to
 //! start a game.
 
-use crate::registry::{names, run_game, GameCommand};
+use crate::registry::{run_game, GameCommand, Games};
 use crate::render::{paint, DIM, STRONG};
 use game_api::{Configurable, Game};
 use std::fmt::Write;
@@ -12,10 +12,10 @@ use std::process::ExitCode;
 ///
 /// # Errors
 /// Only if a game cannot be built with its defaults (a bug) or output fails.
-pub fn run() -> anyhow::Result<ExitCode> {
+pub fn run(games: impl Games) -> anyhow::Result<ExitCode> {
     let mut out = anstream::stdout();
-    for name in names() {
-        let text = run_game(name, &[] as &[&str], Entry)?;
+    for name in games.names() {
+        let text = run_game(games, name, &[] as &[&str], Entry)?;
         std::io::Write::write_all(&mut out, format!("{text}\n").as_bytes())?;
     }
     std::io::Write::write_all(&mut out, crate::spec::levels_help().as_bytes())?;

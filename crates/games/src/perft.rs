@@ -2,7 +2,7 @@
 //! depth, to check a game's move generation against known counts.
 
 use crate::moves::{reach, read_moves};
-use crate::registry::{run_game, GameCommand};
+use crate::registry::{run_game, GameCommand, Games};
 use anyhow::{Context, Result};
 use game_api::{Configurable, Game};
 use std::io::Write;
@@ -27,8 +27,9 @@ pub struct Args {
 }
 
 /// Runs `games perft`.
-pub fn run(args: &Args) -> Result<ExitCode> {
+pub fn run(args: &Args, games: impl Games) -> Result<ExitCode> {
     run_game(
+        games,
         &args.game,
         &args.options,
         Perft {

@@ -6,7 +6,7 @@
 //! The loop is generic over the game and over where input and output go,
 //! so it runs the same in a terminal, from a pipe and in tests.
 
-use crate::registry::{run_game, GameCommand};
+use crate::registry::{run_game, GameCommand, Games};
 use crate::render::{self, frame, paint, DIM};
 use crate::spec::{AiLimits, PlayerSpec};
 use game_api::text::EndlessLines;
@@ -55,8 +55,8 @@ pub struct Args {
 ///
 /// # Errors
 /// Bad game options, or [`PlayError`].
-pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    run_game(&args.game, &args.options, Command(args))
+pub fn run(args: &Args, games: impl Games) -> anyhow::Result<ExitCode> {
+    run_game(games, &args.game, &args.options, Command(args))
 }
 
 struct Command<'a>(&'a Args);

@@ -2,7 +2,7 @@
 //! fixture, which is a transcript with checks) again, move by move or all
 //! at once.
 
-use crate::registry::{run_game, GameCommand};
+use crate::registry::{run_game, GameCommand, Games};
 use crate::render::{self, frame, paint, DIM};
 use game_api::text::{count, read_line, EndlessLines, Line, LINE_LIMIT};
 use game_api::transcript::Transcript;
@@ -29,7 +29,7 @@ pub struct Args {
 /// is not a transcript, names an unknown game or options the game refuses,
 /// or holds a bad move: the message names the file (and the line and
 /// column, for the text and the moves).
-pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: &Args, games: impl Games) -> anyhow::Result<ExitCode> {
     let transcript = Transcript::load(&args.file)?;
     let options: Vec<String> = transcript
         .options
@@ -37,6 +37,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
     run_game(
+        games,
         &transcript.game,
         &options,
         Command {

@@ -3,7 +3,7 @@
 //! is how the Connect-4 benchmark sets are verified).
 
 use crate::moves::{is_compact, reach, read_moves, Reached};
-use crate::registry::{run_game, GameCommand};
+use crate::registry::{run_game, GameCommand, Games};
 use crate::spec::table_megabytes;
 use anyhow::{anyhow, bail, Result};
 use game_api::text::{read_line, EndlessLines, Line, LINE_LIMIT};
@@ -50,8 +50,9 @@ pub struct Args {
 }
 
 /// Runs `games solve`.
-pub fn run(args: &Args) -> Result<ExitCode> {
+pub fn run(args: &Args, games: impl Games) -> Result<ExitCode> {
     run_game(
+        games,
         &args.game,
         &args.options,
         Solve {

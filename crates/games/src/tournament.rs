@@ -6,7 +6,7 @@
 
 use crate::elo::{self, Results};
 use crate::play::program;
-use crate::registry::{run_game, GameCommand};
+use crate::registry::{run_game, GameCommand, Games};
 use crate::spec::PlayerSpec;
 use anyhow::{bail, Context, Result};
 use game_api::{Configurable, Game, Status};
@@ -101,7 +101,7 @@ fn depths(text: &str) -> Result<Depths, String> {
 ///
 /// # Errors
 /// Bad game options, fewer than two players, or output that fails.
-pub fn run(args: &Args) -> Result<ExitCode> {
+pub fn run(args: &Args, games: impl Games) -> Result<ExitCode> {
     let mut players: Vec<PlayerSpec> = args
         .levels
         .0
@@ -116,7 +116,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     if players.len() < 2 {
         bail!("a tournament needs at least two players: give more --levels or --minimax depths");
     }
-    run_game(&args.game, &args.options, Tournament { args, players })
+    run_game(
+        games,
+        &args.game,
+        &args.options,
+        Tournament { args, players },
+    )
 }
 
 struct Tournament<'a> {

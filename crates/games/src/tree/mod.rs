@@ -16,7 +16,7 @@ use svg::to_svg;
 use text::to_text;
 
 use crate::moves::{reach, read_moves};
-use crate::registry::{run_game, GameCommand};
+use crate::registry::{run_game, GameCommand, Games};
 use crate::render::position_title;
 use anyhow::Context;
 use game_api::{Configurable, Game, Player, Status, Value};
@@ -61,8 +61,8 @@ pub enum Format {
 ///
 /// # Errors
 /// Bad game options or moves, or a tree too large to draw, named.
-pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    run_game(&args.game, &args.options, Command(args))
+pub fn run(args: &Args, games: impl Games) -> anyhow::Result<ExitCode> {
+    run_game(games, &args.game, &args.options, Command(args))
 }
 
 struct Command<'a>(&'a Args);
