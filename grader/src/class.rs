@@ -459,7 +459,7 @@ pub fn grade_class(
                             _ => "The grader failed on this submission",
                         };
                         let test = whole_test(
-                            prepared,
+                            prepared.max_score(),
                             "grading",
                             "the grader could judge this submission",
                             format!("{what} (not your fault; your teacher is told, and it is regraded): {e}"),
@@ -577,21 +577,23 @@ pub fn grade_class(
 /// The failed "build" test: worth every point, so the student gets 0.
 fn build_test(prepared: &Prepared, failure: String) -> TestResult {
     whole_test(
-        prepared,
+        prepared.max_score(),
         "build",
         "the crate meets the submission contract and compiles (try `cargo build` in its folder); nothing else can be graded otherwise",
         failure,
     )
 }
 
-/// A failed test worth every point, standing for the whole submission.
-fn whole_test(prepared: &Prepared, name: &str, about: &str, failure: String) -> TestResult {
+/// A failed test worth every point (`max_score`), standing for the whole
+/// submission: it did not build, could not be judged, or was not found.
+#[must_use]
+pub fn whole_test(max_score: f64, name: &str, about: &str, failure: String) -> TestResult {
     TestResult {
         name: name.into(),
         group: name.into(),
         tags: vec![name.into()],
         score: 0.0,
-        max_score: prepared.max_score(),
+        max_score,
         passed: false,
         visibility: Visibility::Visible,
         about: about.into(),

@@ -21,6 +21,7 @@
 //!   run and the reports; [`config`]: the grading settings;
 //! - [`submission`]: vetting and staging submissions; [`build`]: building
 //!   them in the sandbox;
+//! - [`gradescope`]: one Gradescope upload, whatever its shape, graded into `results.json`;
 //! - [`report`]: `results.json` (Gradescope), feedback in Markdown, the CSV
 //!   gradebook and the terminal summary; [`markdown`]: rendering text that
 //!   comes from a student's process safely (fences, escaping, cutting).
@@ -32,6 +33,7 @@ pub mod class;
 pub mod config;
 pub mod confine;
 pub mod fixture;
+pub mod gradescope;
 pub mod judge;
 pub mod key;
 pub mod markdown;

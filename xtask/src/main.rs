@@ -4,7 +4,8 @@
 //!   `grader` binary judge each, then write the gradebook and the summary;
 //! - `bench-grade`: the grading benchmark (a folder of zoo submissions);
 //! - `keys`: record (and review) the answer keys of the fixtures;
-//! - `new-game`: scaffold a reference game and register it.
+//! - `new-game`: scaffold a reference game and register it;
+//! - `gradescope`: the autograder zip for Gradescope.
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -13,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
+mod gradescope;
 mod keys;
 mod new_game;
 
@@ -81,6 +83,16 @@ enum Cmd {
         /// The game type's name (default: the name in CamelCase).
         #[arg(long = "type")]
         type_name: Option<String>,
+    },
+    /// Build the autograder zip for Gradescope (setup.sh, run_autograder,
+    /// the grader, the fixtures with the hidden ones, the keys).
+    Gradescope {
+        /// The game (a [games.<game>] of fixtures/grading.toml).
+        #[arg(long)]
+        game: String,
+        /// The zip to write.
+        #[arg(long, default_value = "autograder.zip")]
+        out: PathBuf,
     },
 }
 
@@ -165,6 +177,16 @@ fn run(cli: Cli) -> Result<()> {
                 println!("{verb} {}", path.display());
             }
             print!("{}", new_game::next_steps(&name));
+            Ok(())
+        }
+        Cmd::Gradescope { game, out } => {
+            let entries = gradescope::bundle(&ws, &game)?;
+            gradescope::write_zip(&entries, &out)?;
+            println!(
+                "wrote {} ({} files): upload it as the autograder of a Gradescope programming assignment",
+                out.display(),
+                entries.len()
+            );
             Ok(())
         }
     }
