@@ -243,12 +243,24 @@ impl Builder {
         let setup = |e: &dyn std::fmt::Display| BuildFailure::Setup(e.to_string());
         let scratch = driver.with_extension("scratch");
         let _ = std::fs::remove_dir_all(&scratch);
-        let cargo_home = scratch.join("cargo-home");
+        std::fs::create_dir_all(&scratch).map_err(|e| setup(&e))?;
+        // One Cargo home for every build of this folder, at one path: Cargo
+        // records the path of every registry crate's sources in its
+        // fingerprints, so a build whose registry is reached through
+        // another path rebuilds every dependency instead of reusing the
+        // template's (and, through the hard links, rewrites the template's
+        // fingerprints for the next build). It holds only the link to the
+        // registry and Cargo's own lock and cache-tracking files; nothing
+        // that runs in a build is the student's (no build scripts, no
+        // procedural macros), so nothing of one student's can be left there.
+        let cargo_home = self.build_dir.join("cargo-home");
         std::fs::create_dir_all(&cargo_home).map_err(|e| setup(&e))?;
+        match std::os::unix::fs::symlink(&self.toolchain.registry, cargo_home.join("registry")) {
+            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(setup(&e)),
+            _ => {}
+        }
         // Made here: Cargo would make it beside itself first, outside the sandbox.
         std::fs::create_dir_all(target_dir).map_err(|e| setup(&e))?;
-        std::os::unix::fs::symlink(&self.toolchain.registry, cargo_home.join("registry"))
-            .map_err(|e| setup(&e))?;
         let ws = &self.workspace.root;
         let sysroot = &self.toolchain.sysroot;
         let confinement = Confinement {
