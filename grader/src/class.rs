@@ -1,6 +1,8 @@
-//! Grading a class: every submission in a folder, built one after the
-//! other with one shared build cache, judged in parallel by `grader judge`
-//! processes, then the gradebook and the summary.
+//! Grading a class: every submission in a folder, built (each in its own
+//! hard-linked copy of the course's template build) and judged by
+//! `grader judge` processes, `jobs` students at once, then the gradebook
+//! and the summary, written once, in the students' order, whatever order
+//! they finished in.
 //!
 //! Any folder name is a student's name (except hidden folders, starting
 //! with `.`, which are skipped and listed in the summary): results go to
@@ -27,8 +29,8 @@ use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -54,7 +56,7 @@ pub struct ClassRun {
     pub out: PathBuf,
     /// Staged crates, drivers, the shared Cargo target dir, scratch dirs.
     pub build_dir: PathBuf,
-    /// Submissions judged at once.
+    /// Students built and judged at once (default: the machine's cores).
     pub jobs: usize,
     /// Run only fixtures (and laws) with this tag.
     pub only: Option<String>,
@@ -91,7 +93,7 @@ impl ClassRun {
             reference: false,
             out: workspace.join("target/grades").join(game),
             build_dir: workspace.join("target/grader"),
-            jobs: 2,
+            jobs: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
             only: None,
             force: false,
             after_due_date: false,
@@ -411,101 +413,41 @@ pub fn grade_class(
             _ => todo.push((student.clone(), dir.clone(), version)),
         }
     }
-    let (tx, rx) = mpsc::channel::<(String, String, Result<PathBuf, Unbuilt>, Duration)>();
-    let rx = Arc::new(Mutex::new(rx));
-    let graded = Arc::new(Mutex::new(Vec::new()));
-    let errors = Arc::new(Mutex::new(BTreeMap::new()));
+    // The course's own crates first, on their own: if they do not build,
+    // nobody is blamed for it.
+    let builder = (!todo.is_empty()).then(|| {
+        progress("building the course's crates (the driver and game-api)");
+        course_builder(run, &prepared)
+    });
+    // Then `jobs` workers, each taking the next student and building then
+    // judging it: every build has its own copy of the template and every
+    // judge its own processes, so nothing but the queue is shared.
+    let next = AtomicUsize::new(0);
+    let graded = Mutex::new(Vec::new());
+    let errors = Mutex::new(BTreeMap::new());
     thread::scope(|scope| {
-        for _ in 0..run.jobs.max(1) {
-            let (rx, graded, errors, prepared) = (
-                Arc::clone(&rx),
-                Arc::clone(&graded),
-                Arc::clone(&errors),
-                &prepared,
-            );
-            scope.spawn(move || loop {
-                let job = rx.lock().expect("job queue").recv();
-                let Ok((student, version, built, build_time)) = job else {
-                    break;
-                };
-                let start = Instant::now();
-                let built_ok = built.is_ok();
-                let outcome = match built {
-                    Ok(binary) => judge_one(run, &student, &version, &binary, build_time),
-                    Err(Unbuilt::Student(failure)) => write_whole_failure(
-                        run,
-                        prepared,
-                        (&student, &version),
-                        build_test(prepared, failure),
-                        build_time,
-                        Verdict::Graded,
-                    )
-                    .map_err(Incomplete::from),
-                    Err(Unbuilt::NotTheirs(e)) => Err(Incomplete::from(e)),
-                    Err(Unbuilt::Interrupted(e)) => Err(Incomplete {
-                        verdict: Verdict::Interrupted,
-                        message: e,
-                    }),
-                };
-                let judge = start.elapsed();
-                match outcome {
-                    Ok(line) => progress(&line),
-                    Err(Incomplete { verdict, message: e }) => {
-                        progress(&format!("{student}: grading failed: {e}"));
-                        // The reports stay complete: a result that says so,
-                        // marked not final so that the next run regrades it.
-                        let what = match verdict {
-                            Verdict::Interrupted => "Grading was interrupted",
-                            _ => "The grader failed on this submission",
-                        };
-                        let test = whole_test(
-                            prepared.max_score(),
-                            "grading",
-                            "the grader could judge this submission",
-                            format!("{what} (not your fault; your teacher is told, and it is regraded): {e}"),
-                        );
-                        let _ = write_whole_failure(run, prepared, (&student, &version), test, build_time, verdict);
+        for _ in 0..run.jobs.clamp(1, todo.len().max(1)) {
+            scope.spawn(|| {
+                while let Some((student, dir, version)) =
+                    todo.get(next.fetch_add(1, Ordering::Relaxed))
+                {
+                    let Some(builder) = &builder else {
+                        unreachable!("there is a builder when there is work")
+                    };
+                    let (timing, error) =
+                        grade_student(run, &prepared, builder, (student, dir, version), progress);
+                    if let Some(e) = error {
                         errors.lock().expect("errors").insert(student.clone(), e);
                     }
+                    graded.lock().expect("timings").push(timing);
                 }
-                let timing = Timing {
-                    student,
-                    build: build_time,
-                    judge,
-                    built: built_ok,
-                };
-                graded.lock().expect("timings").push(timing);
             });
         }
-        // The course's own crates first, on their own: if they do not
-        // build, nobody is blamed for it.
-        let builder = (!todo.is_empty()).then(|| {
-            progress("building the course's crates (the driver and game-api)");
-            course_builder(run, &prepared)
-        });
-        for (student, dir, version) in &todo {
-            let start = Instant::now();
-            progress(&format!("{student}: building"));
-            let built = match &builder {
-                Some(Ok(builder)) => build_one(run, builder, &prepared, student, dir),
-                Some(Err(why)) => Err(why.clone()),
-                None => unreachable!("there is a builder when there is work"),
-            };
-            // Dropped receivers only mean every worker died; nothing to add.
-            let _ = tx.send((student.clone(), version.clone(), built, start.elapsed()));
-        }
-        drop(tx);
     });
-    let mut graded = Arc::try_unwrap(graded)
-        .expect("workers finished")
-        .into_inner()
-        .expect("timings");
+    let mut graded = graded.into_inner().expect("timings");
     graded.sort_by(|a, b| a.student.cmp(&b.student));
     let mut results = Vec::new();
-    let mut failed = Arc::try_unwrap(errors)
-        .expect("workers finished")
-        .into_inner()
-        .expect("errors");
+    let mut failed = errors.into_inner().expect("errors");
     let mut errors = Vec::new();
     for (student, _) in &students {
         let path = student_dir(&run.out, student).join("results.json");
@@ -572,6 +514,79 @@ pub fn grade_class(
         summary: text,
         moves_per_submission: prepared.moves(),
     })
+}
+
+/// Builds and judges one student (`builder` is the course's, or why it
+/// could not be built): the timing, and why no final result was written
+/// when none was.
+fn grade_student(
+    run: &ClassRun,
+    prepared: &Prepared,
+    builder: &Result<Builder, Unbuilt>,
+    (student, dir, version): (&String, &PathBuf, &String),
+    progress: &(dyn Fn(&str) + Sync),
+) -> (Timing, Option<String>) {
+    let start = Instant::now();
+    progress(&format!("{student}: building"));
+    let built = match builder {
+        Ok(builder) => build_one(run, builder, prepared, student, dir),
+        Err(why) => Err(why.clone()),
+    };
+    let build_time = start.elapsed();
+    let start = Instant::now();
+    let built_ok = built.is_ok();
+    let outcome = match built {
+        Ok(binary) => judge_one(run, student, version, &binary, build_time),
+        Err(Unbuilt::Student(failure)) => write_whole_failure(
+            run,
+            prepared,
+            (student, version),
+            build_test(prepared, failure),
+            build_time,
+            Verdict::Graded,
+        )
+        .map_err(Incomplete::from),
+        Err(Unbuilt::NotTheirs(e)) => Err(Incomplete::from(e)),
+        Err(Unbuilt::Interrupted(e)) => Err(Incomplete {
+            verdict: Verdict::Interrupted,
+            message: e,
+        }),
+    };
+    let judge = start.elapsed();
+    let error = match outcome {
+        Ok(line) => {
+            progress(&line);
+            None
+        }
+        Err(Incomplete {
+            verdict,
+            message: e,
+        }) => {
+            progress(&format!("{student}: grading failed: {e}"));
+            // The reports stay complete: a result that says so, marked not
+            // final so that the next run regrades it.
+            let what = match verdict {
+                Verdict::Interrupted => "Grading was interrupted",
+                _ => "The grader failed on this submission",
+            };
+            let test = whole_test(
+                prepared.max_score(),
+                "grading",
+                "the grader could judge this submission",
+                format!("{what} (not your fault; your teacher is told, and it is regraded): {e}"),
+            );
+            let _ =
+                write_whole_failure(run, prepared, (student, version), test, build_time, verdict);
+            Some(e)
+        }
+    };
+    let timing = Timing {
+        student: student.clone(),
+        build: build_time,
+        judge,
+        built: built_ok,
+    };
+    (timing, error)
 }
 
 /// The failed "build" test: worth every point, so the student gets 0.

@@ -205,3 +205,49 @@ fn a_build_killed_from_outside_is_not_blamed_on_the_student_and_is_redone_by_the
     assert_eq!(ann.verdict_by, Verdict::Graded);
     assert_eq!((ann.score, ann.failing()), (ann.max_score, vec![]));
 }
+
+#[test]
+fn a_class_graded_two_at_a_time_gets_the_same_gradebook_as_one_at_a_time() {
+    // The Nim zoo (correct, wrong, misbehaving) and copies of the sample.
+    let zoo = workspace().join("grader/zoo");
+    let folder = class_of("jobs", &["sample-a", "sample-b"]);
+    for specimen in grader::zoo::load(&zoo)
+        .unwrap()
+        .iter()
+        .filter(|s| s.game == "nim")
+    {
+        grader::zoo::materialize(&zoo, specimen, &workspace(), &folder).unwrap();
+    }
+    let files = |jobs: usize| {
+        let mut run = run(folder.clone(), &format!("jobs-{jobs}"));
+        run.jobs = jobs;
+        let report =
+            grade_class(&run, &|line| eprintln!("{line}")).unwrap_or_else(|e| panic!("{e}"));
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        assert!(
+            report.results.iter().any(|r| r.score < r.max_score),
+            "some student fails something, so the rows differ"
+        );
+        let students: Vec<(String, f64, Vec<String>)> = report
+            .results
+            .iter()
+            .map(|r| {
+                (
+                    r.student.clone(),
+                    r.score,
+                    r.failing().into_iter().map(str::to_owned).collect(),
+                )
+            })
+            .collect();
+        let files = (
+            read(&run.out.join("gradebook.csv")),
+            read(&run.out.join("summary.txt")),
+            students,
+        );
+        std::fs::remove_dir_all(&run.out).unwrap();
+        files
+    };
+    let (one, two) = (files(1), files(2));
+    assert_eq!(one, two);
+    std::fs::remove_dir_all(folder).unwrap();
+}
