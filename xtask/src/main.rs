@@ -5,7 +5,8 @@
 //! - `bench-grade`: the grading benchmark (a folder of zoo submissions);
 //! - `keys`: record (and review) the answer keys of the fixtures;
 //! - `new-game`: scaffold a reference game and register it;
-//! - `gradescope`: the autograder zip for Gradescope.
+//! - `gradescope`: the autograder zip for Gradescope;
+//! - `classroom`: the GitHub Classroom autograding workflow.
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -14,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
+mod classroom;
 mod gradescope;
 mod keys;
 mod new_game;
@@ -99,6 +101,16 @@ enum Cmd {
         /// The zip to write.
         #[arg(long, default_value = "autograder.zip")]
         out: PathBuf,
+    },
+    /// Write the GitHub Classroom autograding workflow
+    /// (<out>/.github/workflows/classroom.yml).
+    Classroom {
+        /// The game (a [games.<game>] of fixtures/grading.toml).
+        #[arg(long)]
+        game: String,
+        /// The repository's root (default: the workspace's).
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
 }
 
@@ -200,6 +212,17 @@ fn run(cli: Cli) -> Result<()> {
                 out.display(),
                 entries.len()
             );
+            Ok(())
+        }
+        Cmd::Classroom { game, out } => {
+            let points = classroom::public_points(&ws, &game)?;
+            let text = classroom::workflow(&game, &classroom::course_check_command(&game), points);
+            let dir = out.unwrap_or_else(|| ws.clone()).join(".github/workflows");
+            std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+            let path = dir.join("classroom.yml");
+            grader::report::write_atomic(&path, text.as_bytes())
+                .with_context(|| format!("writing {}", path.display()))?;
+            println!("wrote {} ({points} public points)", path.display());
             Ok(())
         }
     }
