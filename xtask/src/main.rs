@@ -334,7 +334,7 @@ fn bench(ws: &Path, game: &str, count: usize, jobs: Option<u64>, warm: bool) -> 
         total.as_secs_f64() / n.max(1) as f64 * 100.0 / 60.0,
         total.as_secs_f64() / n.max(1) as f64 * 300.0 / 60.0
     );
-    println!("first submission:           {:.1} s (build + judge; from a cold cache this includes building the shared dependencies)", first.as_secs_f64());
+    println!("first submission:           {:.1} s (build + judge; the course's template, built before it, is in the total only)", first.as_secs_f64());
     if report.graded.len() > 1 {
         println!(
             "per submission after first: {:.2} s (wall)",
