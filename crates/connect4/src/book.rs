@@ -73,8 +73,9 @@ pub(crate) fn entries(geo: &Geometry, win_value: impl Fn(u32) -> Value) -> Arc<[
             .enumerate()
             .map(|(i, entry)| {
                 let code = u32::from_be_bytes([entry[0], entry[1], entry[2], entry[3]]);
-                let (p1, all) = decode(geo, code)
-                    .unwrap_or_else(|| panic!("opening book entry {i}: {code:#010x} is not a 12-stone position"));
+                let (p1, all) = decode(geo, code).unwrap_or_else(|| {
+                    panic!("opening book entry {i}: {code:#010x} is not a 12-stone position")
+                });
                 let score = i8::from_be_bytes([entry[4]]);
                 (mirror_key(geo, p1, all), value_of_score(score, &win_value))
             })
@@ -131,7 +132,11 @@ mod tests {
     /// The bits of a code written as text (spaces ignored), from the
     /// highest, padded with zeros.
     fn code(bits: &str) -> u32 {
-        let bits: Vec<bool> = bits.chars().filter(|c| *c != ' ').map(|c| c == '1').collect();
+        let bits: Vec<bool> = bits
+            .chars()
+            .filter(|c| *c != ' ')
+            .map(|c| c == '1')
+            .collect();
         bits.iter().fold(0u32, |c, &b| c << 1 | u32::from(b)) << (32 - bits.len())
     }
 
@@ -143,8 +148,22 @@ mod tests {
         let (p1, all) = decode(&geo, code("0 111011100 0 10111011100 0 1110110 0 0"))
             .expect("a 12-stone position");
         let cell = |col: u32, row: u32| 1u64 << (col * 7 + row);
-        let x = [cell(1, 1), cell(1, 3), cell(3, 0), cell(3, 2), cell(3, 4), cell(5, 1)];
-        let o = [cell(1, 0), cell(1, 2), cell(3, 1), cell(3, 3), cell(5, 0), cell(5, 2)];
+        let x = [
+            cell(1, 1),
+            cell(1, 3),
+            cell(3, 0),
+            cell(3, 2),
+            cell(3, 4),
+            cell(5, 1),
+        ];
+        let o = [
+            cell(1, 0),
+            cell(1, 2),
+            cell(3, 1),
+            cell(3, 3),
+            cell(5, 0),
+            cell(5, 2),
+        ];
         assert_eq!(p1, x.iter().sum::<u64>());
         assert_eq!(all, p1 + o.iter().sum::<u64>());
         // Two stones only, or a seventh stone in a column: not a book position.
@@ -160,7 +179,10 @@ mod tests {
         let right = 1u64 << (6 * 7);
         assert_ne!(raw_key(&geo, left, left), raw_key(&geo, right, right));
         assert_eq!(mirror_key(&geo, left, left), mirror_key(&geo, right, right));
-        assert_eq!(mirror(&geo, mirror(&geo, 0x1234_5678_9abc)), 0x1234_5678_9abc);
+        assert_eq!(
+            mirror(&geo, mirror(&geo, 0x1234_5678_9abc)),
+            0x1234_5678_9abc
+        );
     }
 
     #[test]

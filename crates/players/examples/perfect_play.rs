@@ -40,16 +40,16 @@ fn parse_args() -> Result<Args, String> {
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
-        let value = it
-            .next()
-            .ok_or_else(|| format!("{flag} needs a value"))?;
+        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
         let number = || {
             value
                 .parse::<u64>()
                 .map_err(|_| format!("{flag}: `{value}` is not a whole number"))
         };
         match flag.as_str() {
-            "--openings" => args.openings = usize::try_from(number()?).map_err(|e| e.to_string())?,
+            "--openings" => {
+                args.openings = usize::try_from(number()?).map_err(|e| e.to_string())?
+            }
             "--seed" => args.seed = number()?,
             "--max-opening" => {
                 args.max_opening = usize::try_from(number()?).map_err(|e| e.to_string())?;
@@ -71,7 +71,11 @@ struct Judge {
 
 impl Judge {
     /// Each legal move of `state` with the exact value after it, to player 1.
-    fn values(&mut self, game: &Connect4, state: &connect4::Position) -> Vec<(connect4::Column, Value)> {
+    fn values(
+        &mut self,
+        game: &Connect4,
+        state: &connect4::Position,
+    ) -> Vec<(connect4::Column, Value)> {
         game.legal_moves(state)
             .into_iter()
             .map(|mv| {
@@ -97,15 +101,14 @@ struct Tally {
 /// Plays one game from `state` with the engine as `side`; prints a line.
 fn play(
     game: &Connect4,
-    mut state: connect4::Position,
+    (opening, mut state): (&str, connect4::Position),
     side: Player,
     judge: &mut Judge,
     rng: &mut ChaCha8Rng,
     tally: &mut Tally,
 ) {
-    let opening = state.moves_played();
     let mut engine = Engine::new(EngineConfig::default()).expect("the default table fits");
-    let mut line = String::new();
+    let mut line = opening.to_owned();
     let mut drops = 0;
     let mut slowest = Duration::ZERO;
     while let Status::Ongoing(mover) = game.game_status(&state) {
@@ -152,7 +155,8 @@ fn play(
         _ => "draw",
     };
     println!(
-        "{line:<42} opening {opening:>2} plies, engine {}: {result}, {drops} drops, slowest move {:.2} s",
+        "{line:<42} opening {:>2} plies, engine {}: {result}, {drops} drops, slowest move {:.2} s",
+        opening.len(),
         if side == Player::P1 { "X" } else { "O" },
         slowest.as_secs_f64()
     );
@@ -176,33 +180,44 @@ fn main() -> ExitCode {
     };
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     let mut tally = Tally::default();
-    let mut starts = vec![game.initial_state()];
+    let mut starts = vec![(String::new(), game.initial_state())];
     while starts.len() < args.openings + 1 {
         let plies = rng.gen_range(1..=args.max_opening.max(1));
-        let mut state = game.initial_state();
+        let (mut digits, mut state) = (String::new(), game.initial_state());
         for _ in 0..plies {
             let moves = game.legal_moves(&state);
-            state = game
-                .next_state(&state, &moves[rng.gen_range(0..moves.len())])
-                .expect("a legal move");
+            let mv = moves[rng.gen_range(0..moves.len())];
+            digits.push_str(&mv.to_string());
+            state = game.next_state(&state, &mv).expect("a legal move");
         }
         if !game.game_status(&state).is_over() {
-            starts.push(state);
+            starts.push((digits, state));
         }
     }
-    for start in starts {
+    for (digits, start) in &starts {
         for side in [Player::P1, Player::P2] {
-            play(&game, start, side, &mut judge, &mut rng, &mut tally);
+            play(
+                &game,
+                (digits, *start),
+                side,
+                &mut judge,
+                &mut rng,
+                &mut tally,
+            );
         }
     }
     tally.times.sort();
-    let median = tally.times.get(tally.times.len() / 2).copied().unwrap_or_default();
+    let median = tally
+        .times
+        .get(tally.times.len() / 2)
+        .copied()
+        .unwrap_or_default();
     let max = tally.times.last().copied().unwrap_or_default();
     println!(
-        "engine moves: {}, lowering its value: {}; time per move: median {:.3} s, max {:.3} s",
+        "engine moves: {}, lowering its value: {}; time per move: median {:.1} ms, max {:.3} s",
         tally.moves,
         tally.drops,
-        median.as_secs_f64(),
+        median.as_secs_f64() * 1e3,
         max.as_secs_f64()
     );
     if tally.drops == 0 {
