@@ -91,17 +91,24 @@ pub(crate) fn entries(geo: &Geometry, win_value: impl Fn(u32) -> Value) -> Arc<[
 /// it is a position with [`BOOK_PLIES`] stones on `geo`'s board.
 fn decode(geo: &Geometry, code: u32) -> Option<(u64, u64)> {
     let h1 = geo.rows + 1;
-    let mut bits = (0..32).rev().map(|i| code >> i & 1 == 1);
+    // The unread bits at the top of `bits`, and how many are left.
+    let (mut bits, mut left) = (code, 32u32);
+    let mut next = || {
+        left = left.checked_sub(1)?;
+        let bit = bits >> 31 == 1;
+        bits <<= 1;
+        Some(bit)
+    };
     let (mut p1, mut all, mut stones) = (0u64, 0u64, 0);
     for col in 0..geo.cols {
         let mut height = 0;
-        while bits.next()? {
+        while next()? {
             if height == geo.rows {
                 return None;
             }
             let cell = 1u64 << (col * h1 + height);
             all |= cell;
-            if !bits.next()? {
+            if !next()? {
                 p1 |= cell;
             }
             height += 1;
