@@ -7,6 +7,7 @@
 //!
 //! ```sh
 //! cargo run --release -p players --example perfect_play -- --openings 20 --seed 1
+//! cargo run --release -p players --example perfect_play -- --openings 50 --random-ties
 //! ```
 //!
 //! Prints one line a game, then how many of the engine's moves lowered its
@@ -30,6 +31,9 @@ struct Args {
     seed: u64,
     /// Longest random opening, in plies (each opening has 1 to this many).
     max_opening: usize,
+    /// Whether the engine chooses at random among equally good moves (as
+    /// `games play`'s AI does).
+    random_ties: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -37,9 +41,14 @@ fn parse_args() -> Result<Args, String> {
         openings: 20,
         seed: 1,
         max_opening: 10,
+        random_ties: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
+        if flag == "--random-ties" {
+            args.random_ties = true;
+            continue;
+        }
         let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
         let number = || {
             value
@@ -56,7 +65,7 @@ fn parse_args() -> Result<Args, String> {
             }
             _ => {
                 return Err(format!(
-                    "unknown option `{flag}` (options: --openings N, --seed S, --max-opening PLIES)"
+                    "unknown option `{flag}` (options: --openings N, --seed S, --max-opening PLIES, --random-ties)"
                 ))
             }
         }
@@ -103,11 +112,17 @@ fn play(
     game: &Connect4,
     (opening, mut state): (&str, connect4::Position),
     side: Player,
+    random_ties: bool,
     judge: &mut Judge,
     rng: &mut ChaCha8Rng,
     tally: &mut Tally,
 ) {
-    let mut engine = Engine::new(EngineConfig::default()).expect("the default table fits");
+    let mut engine = Engine::new(EngineConfig {
+        random_ties,
+        seed: rng.gen(),
+        ..EngineConfig::default()
+    })
+    .expect("the default table fits");
     let mut line = opening.to_owned();
     let mut drops = 0;
     let mut slowest = Duration::ZERO;
@@ -200,6 +215,7 @@ fn main() -> ExitCode {
                 &game,
                 (digits, *start),
                 side,
+                args.random_ties,
                 &mut judge,
                 &mut rng,
                 &mut tally,
