@@ -125,3 +125,75 @@ fn on_the_empty_board_the_engine_ranks_column_4_first_with_exact_values() {
         vec![(1, -2), (2, -1), (3, 0), (4, 1), (5, 0), (6, -1), (7, -2)]
     );
 }
+
+#[test]
+fn past_the_time_limit_a_game_with_a_book_gets_exact_values_and_the_best_move() {
+    let game = Connect4::default();
+    let mut solver: Engine<Connect4> = Engine::new(EngineConfig {
+        use_book: false,
+        ..EngineConfig::default()
+    })
+    .unwrap();
+    // No time for anything but the first iteration, then as long as the
+    // exact solution takes: the result cannot depend on the machine's load.
+    let config = EngineConfig {
+        time_limit: Some(std::time::Duration::ZERO),
+        solve_time_limit: None,
+        table_megabytes: 16,
+        ..EngineConfig::default()
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut positions = 0;
+    while positions < 6 {
+        // Random positions of 16 to 24 stones, past the book.
+        let mut state = game.initial_state();
+        for _ in 0..rng.gen_range(16..=24) {
+            if game.game_status(&state).is_over() {
+                break;
+            }
+            let moves = game.legal_moves(&state);
+            state = game
+                .next_state(&state, &moves[rng.gen_range(0..moves.len())])
+                .unwrap();
+        }
+        let Status::Ongoing(mover) = game.game_status(&state) else {
+            continue;
+        };
+        positions += 1;
+        let exact = |mv: &Column, solver: &mut Engine<Connect4>| {
+            let next = game.next_state(&state, mv).unwrap();
+            match game.game_status(&next) {
+                Status::Ongoing(_) => solver.solve(&game, &next).value,
+                over => game.payoff(&next, over),
+            }
+        };
+        let best = game
+            .legal_moves(&state)
+            .iter()
+            .map(|mv| exact(mv, &mut solver) * mover.sign())
+            .max()
+            .unwrap();
+
+        let analysis = Engine::new(config.clone())
+            .unwrap()
+            .analyse(&game, &state)
+            .unwrap();
+        for m in &analysis.moves {
+            assert!(m.exact, "{state:?}: {analysis:?}");
+            assert_eq!(
+                m.value,
+                exact(&m.mv, &mut solver),
+                "{state:?}: {analysis:?}"
+            );
+        }
+        assert_eq!(analysis.moves[0].value * mover.sign(), best, "{state:?}");
+
+        let (mv, info) = Engine::new(config.clone())
+            .unwrap()
+            .search(&game, &state)
+            .unwrap();
+        assert!(info.exact, "{state:?}: {info:?}");
+        assert_eq!(exact(&mv, &mut solver) * mover.sign(), best, "{state:?}");
+        assert_eq!(info.value * mover.sign(), best, "{state:?}");
+    }
+}
