@@ -223,18 +223,26 @@ fn main() -> ExitCode {
         }
     }
     tally.times.sort();
-    let median = tally
-        .times
-        .get(tally.times.len() / 2)
-        .copied()
-        .unwrap_or_default();
-    let max = tally.times.last().copied().unwrap_or_default();
+    let at = |q: f64| {
+        let i = ((tally.times.len() as f64 * q) as usize).min(tally.times.len().saturating_sub(1));
+        tally
+            .times
+            .get(i)
+            .copied()
+            .unwrap_or_default()
+            .as_secs_f64()
+    };
+    let total: Duration = tally.times.iter().sum();
     println!(
-        "engine moves: {}, lowering its value: {}; time per move: median {:.1} ms, max {:.3} s",
+        "engine moves: {}, lowering its value: {}; time per move: median {:.1} ms, 90th percentile {:.3} s, \
+         max {:.3} s, mean {:.3} s; {} moves over 1 s",
         tally.moves,
         tally.drops,
-        median.as_secs_f64() * 1e3,
-        max.as_secs_f64()
+        at(0.5) * 1e3,
+        at(0.9),
+        at(1.0),
+        total.as_secs_f64() / tally.times.len().max(1) as f64,
+        tally.times.iter().filter(|t| t.as_secs_f64() > 1.0).count()
     );
     if tally.drops == 0 {
         ExitCode::SUCCESS
