@@ -16,6 +16,12 @@
 //!   limit: iterative deepening, estimates at the depth limit, and the best
 //!   move of the last completed iteration when time runs out. Equally good
 //!   moves may be chosen among at random, reproducibly from a seed.
+//! - A game may provide an opening book ([`Game::opening_book`]): exact
+//!   values of positions too far from the end to solve in a move's time.
+//!   The search stops at the positions it holds, and with a book a search
+//!   still estimated at its time limit goes on to solve the position
+//!   ([`EngineConfig::solve_time_limit`]), so the engine plays standard
+//!   Connect-4 perfectly from the first move.
 
 mod book;
 mod search;
@@ -50,7 +56,8 @@ pub struct EngineConfig {
     /// limit but time).
     pub max_depth: Option<u32>,
     /// Time budget of [`Engine::search`] (`None`: no limit but depth). The
-    /// first iteration always completes.
+    /// first iteration always completes; with a book, the search may go on
+    /// to solve the position until `solve_time_limit`.
     pub time_limit: Option<Duration>,
     /// Seed of the random tie-breaking.
     pub seed: u64,
