@@ -727,9 +727,9 @@ impl Game for Connect4 {
         Some(book::mirror_key(&self.geo, p1, state.mask))
     }
 
-    /// On the standard board, the exact value of every position with 12
-    /// stones that nobody has won and where the player to move cannot win
-    /// at once (4.2 million, up to mirror images): Markus Thill's
+    /// On the standard board, the exact values of 4.2 million positions
+    /// with 12 stones (up to mirror images; the positions nobody has won
+    /// and where the player to move cannot win at once): Markus Thill's
     /// `bitbully-databases` (MIT licence, see `book/README.md`), decoded
     /// once per process.
     ///
