@@ -20,6 +20,7 @@
 //! messages first.
 
 use crate::confine::{self, Confinement};
+use crate::cpu::{self, WALL_FACTOR};
 use crate::submission::{write_driver, Target, Workspace};
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -96,7 +97,8 @@ pub enum BuildFailure {
         /// The compiler's messages (trimmed, without the machine's paths).
         log: String,
     },
-    /// The build took longer than the limit.
+    /// The build used more computing time than the limit (or more than
+    /// [`WALL_FACTOR`] times it on the clock).
     TooLong(Duration),
     /// The build needed more memory than the limit (in MiB).
     TooBig(u64),
@@ -119,8 +121,9 @@ impl std::fmt::Display for BuildFailure {
             ),
             BuildFailure::TooLong(limit) => write!(
                 f,
-                "the build took longer than {} s, and was stopped",
-                limit.as_secs()
+                "the build used more than {} s of computing time (or {} s on the clock), and was stopped",
+                limit.as_secs(),
+                (*limit * WALL_FACTOR).as_secs()
             ),
             BuildFailure::TooBig(mib) => write!(
                 f,
@@ -243,12 +246,24 @@ impl Builder {
         let setup = |e: &dyn std::fmt::Display| BuildFailure::Setup(e.to_string());
         let scratch = driver.with_extension("scratch");
         let _ = std::fs::remove_dir_all(&scratch);
-        let cargo_home = scratch.join("cargo-home");
+        std::fs::create_dir_all(&scratch).map_err(|e| setup(&e))?;
+        // One Cargo home for every build of this folder, at one path: Cargo
+        // records the path of every registry crate's sources in its
+        // fingerprints, so a build whose registry is reached through
+        // another path rebuilds every dependency instead of reusing the
+        // template's (and, through the hard links, rewrites the template's
+        // fingerprints for the next build). It holds only the link to the
+        // registry and Cargo's own lock and cache-tracking files; nothing
+        // that runs in a build is the student's (no build scripts, no
+        // procedural macros), so nothing of one student's can be left there.
+        let cargo_home = self.build_dir.join("cargo-home");
         std::fs::create_dir_all(&cargo_home).map_err(|e| setup(&e))?;
+        match std::os::unix::fs::symlink(&self.toolchain.registry, cargo_home.join("registry")) {
+            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(setup(&e)),
+            _ => {}
+        }
         // Made here: Cargo would make it beside itself first, outside the sandbox.
         std::fs::create_dir_all(target_dir).map_err(|e| setup(&e))?;
-        std::os::unix::fs::symlink(&self.toolchain.registry, cargo_home.join("registry"))
-            .map_err(|e| setup(&e))?;
         let ws = &self.workspace.root;
         let sysroot = &self.toolchain.sysroot;
         let confinement = Confinement {
@@ -313,14 +328,23 @@ impl Builder {
             let _ = std::io::copy(&mut stderr, &mut std::io::sink());
             kept
         });
-        let deadline = Instant::now() + time_limit;
+        // The limit is on the build's computing time (every process of its
+        // group), so a busy machine never fails a build; the clock is a
+        // backstop for a build that waits.
+        let last_deadline = Instant::now() + time_limit * WALL_FACTOR;
+        let mut polls = 0u32;
         let status = loop {
             match child.try_wait() {
                 Ok(Some(status)) => break Some(status),
-                Ok(None) if Instant::now() < deadline => {
+                Ok(None) if Instant::now() >= last_deadline => break None,
+                // Reading the group's time walks /proc: every 10th poll.
+                Ok(None) if polls % 10 == 9 && cpu::group_time(child.id()) >= time_limit => {
+                    break None;
+                }
+                Ok(None) => {
+                    polls = polls.wrapping_add(1);
                     std::thread::sleep(Duration::from_millis(20));
                 }
-                Ok(None) => break None,
                 Err(e) => return Err(setup(&e)),
             }
         };

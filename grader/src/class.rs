@@ -1,6 +1,8 @@
-//! Grading a class: every submission in a folder, built one after the
-//! other with one shared build cache, judged in parallel by `grader judge`
-//! processes, then the gradebook and the summary.
+//! Grading a class: every submission in a folder, built (each in its own
+//! hard-linked copy of the course's template build) and judged by
+//! `grader judge` processes, `jobs` students at once, then the gradebook
+//! and the summary, written once, in the students' order, whatever order
+//! they finished in.
 //!
 //! Any folder name is a student's name (except hidden folders, starting
 //! with `.`, which are skipped and listed in the summary): results go to
@@ -13,24 +15,26 @@
 //! interrupted) is never kept: the next run regrades it, and the run that
 //! wrote it reports it in [`ClassReport::errors`].
 
-use crate::build::{BuildFailure, Builder, Toolchain};
+mod student;
+
+pub use student::whole_test;
+use student::{course_builder, grade_student};
+
 use crate::config::{GameConfig, GradingConfig};
-use crate::fixture::{load_dir, Fixture, FixtureError, Visibility};
+use crate::fixture::{load_dir, Fixture, FixtureError};
 use crate::key::{AnswerKey, KeyError};
 use crate::report::{
-    gradebook_csv, remove_stale_temporaries, summary, write_atomic, SubmissionResult, Verdict,
+    gradebook_csv, remove_stale_temporaries, summary, write_atomic, SubmissionResult,
 };
-use crate::results::{relative, Origin, TestResult};
-use crate::submission::{stage, submission_version, vet, Target, Workspace};
+use crate::results::relative;
+use crate::submission::{submission_version, Workspace};
 use game_api::conformance::LAWS;
 use std::collections::BTreeMap;
-use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use thiserror::Error;
 
 /// The sandbox status of a submission that never ran (it did not build).
@@ -54,7 +58,7 @@ pub struct ClassRun {
     pub out: PathBuf,
     /// Staged crates, drivers, the shared Cargo target dir, scratch dirs.
     pub build_dir: PathBuf,
-    /// Submissions judged at once.
+    /// Students built and judged at once (default: the machine's cores).
     pub jobs: usize,
     /// Run only fixtures (and laws) with this tag.
     pub only: Option<String>,
@@ -91,7 +95,7 @@ impl ClassRun {
             reference: false,
             out: workspace.join("target/grades").join(game),
             build_dir: workspace.join("target/grader"),
-            jobs: 2,
+            jobs: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
             only: None,
             force: false,
             after_due_date: false,
@@ -418,102 +422,41 @@ pub fn grade_class(
             _ => todo.push((student.clone(), dir.clone(), version)),
         }
     }
-    let (tx, rx) = mpsc::channel::<(String, String, Result<PathBuf, Unbuilt>, Duration)>();
-    let rx = Arc::new(Mutex::new(rx));
-    let graded = Arc::new(Mutex::new(Vec::new()));
-    let errors = Arc::new(Mutex::new(BTreeMap::new()));
+    // The course's own crates first, on their own: if they do not build,
+    // nobody is blamed for it.
+    let builder = (!todo.is_empty()).then(|| {
+        progress("building the course's crates (the driver and game-api)");
+        course_builder(run, &prepared)
+    });
+    // Then `jobs` workers, each taking the next student and building then
+    // judging it: every build has its own copy of the template and every
+    // judge its own processes, so nothing but the queue is shared.
+    let next = AtomicUsize::new(0);
+    let graded = Mutex::new(Vec::new());
+    let errors = Mutex::new(BTreeMap::new());
     thread::scope(|scope| {
-        for _ in 0..run.jobs.max(1) {
-            let (rx, graded, errors, prepared) = (
-                Arc::clone(&rx),
-                Arc::clone(&graded),
-                Arc::clone(&errors),
-                &prepared,
-            );
-            scope.spawn(move || loop {
-                let job = rx.lock().expect("job queue").recv();
-                let Ok((student, version, built, build_time)) = job else {
-                    break;
-                };
-                let start = Instant::now();
-                let built_ok = built.is_ok();
-                let outcome = match built {
-                    Ok(binary) => judge_one(run, &student, &version, &binary, build_time),
-                    Err(Unbuilt::Student(failure)) => write_whole_failure(
-                        run,
-                        prepared,
-                        (&student, &version),
-                        build_test(prepared, run.after_due_date, failure),
-                        build_time,
-                        Verdict::Graded,
-                    )
-                    .map_err(Incomplete::from),
-                    Err(Unbuilt::NotTheirs(e)) => Err(Incomplete::from(e)),
-                    Err(Unbuilt::Interrupted(e)) => Err(Incomplete {
-                        verdict: Verdict::Interrupted,
-                        message: e,
-                    }),
-                };
-                let judge = start.elapsed();
-                match outcome {
-                    Ok(line) => progress(&line),
-                    Err(Incomplete { verdict, message: e }) => {
-                        progress(&format!("{student}: grading failed: {e}"));
-                        // The reports stay complete: a result that says so,
-                        // marked not final so that the next run regrades it.
-                        let what = match verdict {
-                            Verdict::Interrupted => "Grading was interrupted",
-                            _ => "The grader failed on this submission",
-                        };
-                        let test = whole_test(
-                            prepared,
-                            run.after_due_date,
-                            "grading",
-                            "the grader could judge this submission",
-                            format!("{what} (not your fault; your teacher is told, and it is regraded): {e}"),
-                        );
-                        let _ = write_whole_failure(run, prepared, (&student, &version), test, build_time, verdict);
+        for _ in 0..run.jobs.clamp(1, todo.len().max(1)) {
+            scope.spawn(|| {
+                while let Some((student, dir, version)) =
+                    todo.get(next.fetch_add(1, Ordering::Relaxed))
+                {
+                    let Some(builder) = &builder else {
+                        unreachable!("there is a builder when there is work")
+                    };
+                    let (timing, error) =
+                        grade_student(run, &prepared, builder, (student, dir, version), progress);
+                    if let Some(e) = error {
                         errors.lock().expect("errors").insert(student.clone(), e);
                     }
+                    graded.lock().expect("timings").push(timing);
                 }
-                let timing = Timing {
-                    student,
-                    build: build_time,
-                    judge,
-                    built: built_ok,
-                };
-                graded.lock().expect("timings").push(timing);
             });
         }
-        // The course's own crates first, on their own: if they do not
-        // build, nobody is blamed for it.
-        let builder = (!todo.is_empty()).then(|| {
-            progress("building the course's crates (the driver and game-api)");
-            course_builder(run, &prepared)
-        });
-        for (student, dir, version) in &todo {
-            let start = Instant::now();
-            progress(&format!("{student}: building"));
-            let built = match &builder {
-                Some(Ok(builder)) => build_one(run, builder, &prepared, student, dir),
-                Some(Err(why)) => Err(why.clone()),
-                None => unreachable!("there is a builder when there is work"),
-            };
-            // Dropped receivers only mean every worker died; nothing to add.
-            let _ = tx.send((student.clone(), version.clone(), built, start.elapsed()));
-        }
-        drop(tx);
     });
-    let mut graded = Arc::try_unwrap(graded)
-        .expect("workers finished")
-        .into_inner()
-        .expect("timings");
+    let mut graded = graded.into_inner().expect("timings");
     graded.sort_by(|a, b| a.student.cmp(&b.student));
     let mut results = Vec::new();
-    let mut failed = Arc::try_unwrap(errors)
-        .expect("workers finished")
-        .into_inner()
-        .expect("errors");
+    let mut failed = errors.into_inner().expect("errors");
     let mut errors = Vec::new();
     for (student, _) in &students {
         let path = student_dir(&run.out, student).join("results.json");
@@ -582,247 +525,13 @@ pub fn grade_class(
     })
 }
 
-/// The failed "build" test: worth every point, so the student gets 0.
-fn build_test(prepared: &Prepared, after_due_date: bool, failure: String) -> TestResult {
-    whole_test(
-        prepared,
-        after_due_date,
-        "build",
-        "the crate meets the submission contract and compiles (try `cargo build` in its folder); nothing else can be graded otherwise",
-        failure,
-    )
-}
-
-/// A failed test worth every point, standing for the whole submission.
-fn whole_test(
-    prepared: &Prepared,
-    after_due_date: bool,
-    name: &str,
-    about: &str,
-    failure: String,
-) -> TestResult {
-    TestResult {
-        name: name.into(),
-        group: name.into(),
-        tags: vec![name.into()],
-        score: 0.0,
-        max_score: prepared.max_score(after_due_date),
-        passed: false,
-        visibility: Visibility::Visible,
-        about: about.into(),
-        failure: Some(failure),
-        moves: None,
-        reproduce: None,
-        printed: None,
-        origin: Origin::Submission,
-    }
-}
-
-/// The builder of this run, once the course's crates have built.
-fn course_builder(run: &ClassRun, prepared: &Prepared) -> Result<Builder, Unbuilt> {
-    let toolchain = Toolchain::find().map_err(Unbuilt::NotTheirs)?;
-    let builder = Builder {
-        launcher: run.launcher.clone(),
-        toolchain,
-        workspace: run.workspace.clone(),
-        build_dir: run.build_dir.clone(),
-        time_limit: Duration::from_secs(prepared.config.build_seconds),
-        memory_bytes: prepared.config.build_memory_mb << 20,
-        offline: prepared.config.offline,
-    };
-    builder.template().map_err(|e| match e {
-        BuildFailure::Compile { log, .. } => {
-            Unbuilt::NotTheirs(format!("the course's own crates do not build:\n{log}"))
-        }
-        e @ BuildFailure::Interrupted(_) => {
-            Unbuilt::Interrupted(format!("the course's own crates could not be built: {e}"))
-        }
-        e => Unbuilt::NotTheirs(format!("the course's own crates could not be built: {e}")),
-    })?;
-    Ok(builder)
-}
-
-/// Vets, stages and builds one submission: the driver binary, or why the
-/// build failed.
-fn build_one(
-    run: &ClassRun,
-    builder: &Builder,
-    prepared: &Prepared,
-    student: &str,
-    dir: &Path,
-) -> Result<PathBuf, Unbuilt> {
-    let slug = slug(student);
-    let target = if run.reference {
-        Target {
-            dir: dir.to_owned(),
-            package: package_name(dir).map_err(Unbuilt::NotTheirs)?,
-            type_name: prepared.game.type_name.clone(),
-        }
-    } else {
-        let vetted = vet(dir, &prepared.config.allowed_dependencies).map_err(|r| {
-            Unbuilt::Student(format!("The submission was refused before building: {r}"))
-        })?;
-        let staged = run.build_dir.join("staged").join(&slug);
-        stage(&vetted, &staged, &run.workspace)
-            .map_err(|e| Unbuilt::NotTheirs(format!("staging failed: {e}")))?;
-        Target {
-            dir: staged,
-            package: vetted.package,
-            type_name: "Submission".into(),
-        }
-    };
-    let built = builder.build(&slug, &target);
-    if !run.reference {
-        let _ = std::fs::remove_dir_all(&target.dir);
-    }
-    built.map_err(|failure| match failure {
-        BuildFailure::Compile { .. } => Unbuilt::Student(failure.to_string()),
-        f if f.is_the_students() => Unbuilt::Student(format!("The build failed: {f}.")),
-        f @ BuildFailure::Interrupted(_) => Unbuilt::Interrupted(f.to_string()),
-        f => Unbuilt::NotTheirs(f.to_string()),
-    })
-}
-
-/// Why a submission has no driver.
-#[derive(Clone, Debug)]
-enum Unbuilt {
-    /// The submission's fault: refused, does not compile, or over a limit.
-    Student(String),
-    /// Not the submission's fault: the course's crates do not build, or
-    /// the grader failed.
-    NotTheirs(String),
-    /// Not the submission's fault: the build was stopped from outside (a
-    /// signal the grader did not send: Ctrl-C, the OOM killer).
-    Interrupted(String),
-}
-
-fn package_name(dir: &Path) -> Result<String, String> {
-    let text = std::fs::read_to_string(dir.join("Cargo.toml"))
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
-    let t: toml::Table = text
-        .parse()
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
-    t.get("package")
-        .and_then(|p| p.get("name"))
-        .and_then(toml::Value::as_str)
-        .map(str::to_owned)
-        .ok_or_else(|| format!("{}: no package name", dir.display()))
-}
-
-/// Why a student has no final result: never the student's fault.
-struct Incomplete {
-    /// Not [`Verdict::Graded`].
-    verdict: Verdict,
-    /// What happened.
-    message: String,
-}
-
-impl From<String> for Incomplete {
-    /// The grader or the course failed.
-    fn from(message: String) -> Self {
-        Incomplete {
-            verdict: Verdict::GraderFailed,
-            message,
-        }
-    }
-}
-
-/// Writes the result of a submission that could not be judged test by test;
-/// `verdict` says whether it is final.
-fn write_whole_failure(
-    run: &ClassRun,
-    prepared: &Prepared,
-    (student, version): (&str, &str),
-    test: TestResult,
-    build_time: Duration,
-    verdict: Verdict,
-) -> Result<String, String> {
-    let mut r = SubmissionResult::new(
-        student,
-        &run.game,
-        prepared.config.seed,
-        NOT_RUN.into(),
-        vec![test],
-        run.after_due_date,
-    );
-    r.fixture_versions = prepared.fixture_versions(&run.fixtures_dir);
-    version.clone_into(&mut r.submission_version);
-    r.execution_time = build_time.as_secs_f64();
-    r.verdict_by = verdict;
-    r.write(&student_dir(&run.out, student))
-        .map_err(|e| e.to_string())?;
-    Ok(format!(
-        "{student}: 0 / {} ({} failed)",
-        r.max_score, r.tests[0].name
-    ))
-}
-
-/// `--name=value` as one argument: a value starting with `-` (a student
-/// called `-rf`, a path) can never be read as a flag.
-fn flag(name: &str, value: impl AsRef<OsStr>) -> OsString {
-    let mut arg = OsString::from(name);
-    arg.push("=");
-    arg.push(value);
-    arg
-}
-
-/// Runs `grader judge` on one built submission: its summary line, or why
-/// no final result could be written.
-fn judge_one(
-    run: &ClassRun,
-    student: &str,
-    version: &str,
-    binary: &Path,
-    build_time: Duration,
-) -> Result<String, Incomplete> {
-    let mut command = Command::new(&run.grader_bin);
-    command.arg("judge").args([
-        flag("--driver", binary),
-        flag("--game", &run.game),
-        flag("--student", student),
-        flag("--out", student_dir(&run.out, student)),
-        flag("--fixtures", &run.fixtures_dir),
-        flag("--keys", &run.keys_dir),
-        flag("--config", &run.config_path),
-        flag(
-            "--scratch",
-            run.build_dir.join("scratch").join(slug(student)),
-        ),
-        flag("--build-seconds", build_time.as_secs_f64().to_string()),
-        flag("--submission-version", version),
-    ]);
-    if let Some(tag) = &run.only {
-        command.arg(flag("--only", tag));
-    }
-    if run.after_due_date {
-        command.arg("--after-due-date");
-    }
-    let output = command
-        .output()
-        .map_err(|e| format!("{}: {e}", run.grader_bin.display()))?;
-    if output.status.success() {
-        return Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned());
-    }
-    let stderr = String::from_utf8_lossy(&output.stderr).trim().to_owned();
-    #[cfg(unix)]
-    if let Some(signal) = std::os::unix::process::ExitStatusExt::signal(&output.status) {
-        return Err(Incomplete {
-            verdict: Verdict::Interrupted,
-            message: format!(
-                "`grader judge` was stopped by signal {signal} (Ctrl-C, the OOM killer or a kill){}{stderr}",
-                if stderr.is_empty() { "" } else { ": " }
-            ),
-        });
-    }
-    Err(Incomplete::from(stderr))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn every_folder_is_a_student_and_hidden_ones_are_listed_apart() {
+        use std::ffi::OsStr;
         use std::os::unix::ffi::OsStrExt;
         let dir = std::env::temp_dir().join(format!("grader-class-test-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);

@@ -46,7 +46,8 @@ pub struct GradingConfig {
     pub file_size_kb: u64,
     /// Processes and threads the student process may have at once.
     pub processes: u64,
-    /// Wall-clock limit of one submission's build, in seconds.
+    /// Computing-time limit of one submission's build (all its processes
+    /// together), in seconds; five times it on the clock.
     pub build_seconds: u64,
     /// Address-space limit of each process of a build, in MiB.
     pub build_memory_mb: u64,

@@ -20,7 +20,8 @@
 //! - [`results`]: the result of one test, shared by the judge, the class
 //!   run and the reports; [`config`]: the grading settings;
 //! - [`submission`]: vetting and staging submissions; [`build`]: building
-//!   them in the sandbox;
+//!   them in the sandbox; [`cpu`]: the computing time all limits are on;
+//! - [`gradescope`]: one Gradescope upload, whatever its shape, graded into `results.json`;
 //! - [`report`]: `results.json` (Gradescope), feedback in Markdown, the CSV
 //!   gradebook and the terminal summary; [`markdown`]: rendering text that
 //!   comes from a student's process safely (fences, escaping, cutting).
@@ -31,7 +32,9 @@ pub mod build;
 pub mod class;
 pub mod config;
 pub mod confine;
+pub mod cpu;
 pub mod fixture;
+pub mod gradescope;
 pub mod judge;
 pub mod key;
 pub mod markdown;

@@ -1,12 +1,15 @@
 //! The `grader` binary: judges one built submission (its driver binary)
 //! against the fixtures and answer keys, and writes its `results.json` and
 //! `feedback.md`. `cargo xtask grade` builds submissions and runs it.
+//! `grader gradescope` grades one Gradescope upload (the bundle that
+//! `cargo xtask gradescope` writes runs it).
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use grader::class::Prepared;
+use grader::class::{grade_class, Prepared};
+use grader::gradescope::{grade_upload, Autograder};
 use grader::judge::Judge;
-use grader::report::SubmissionResult;
+use grader::report::{write_atomic, SubmissionResult};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -58,6 +61,24 @@ enum Cmd {
         #[arg(long, default_value_t = 0.0)]
         build_seconds: f64,
     },
+    /// Grade the Gradescope upload in <root>/submission into
+    /// <root>/results/results.json (always written), or with --reference
+    /// check that the reference crate scores full marks (which also builds
+    /// the course's part of every driver, once).
+    Gradescope {
+        /// The course workspace (as the bundle unpacks it).
+        #[arg(long)]
+        course: PathBuf,
+        /// The game.
+        #[arg(long)]
+        game: String,
+        /// Gradescope's root folder (/autograder there).
+        #[arg(long, required_unless_present = "reference")]
+        root: Option<PathBuf>,
+        /// Grade the reference crate instead; fail unless it scores full marks.
+        #[arg(long, conflicts_with = "root")]
+        reference: bool,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -67,7 +88,103 @@ fn main() -> anyhow::Result<()> {
     if args.get(1).map(String::as_str) == Some(grader::confine::SUBCOMMAND) {
         grader::confine::launch(&args[2..]);
     }
-    let Cmd::Judge {
+    match Cli::parse().command {
+        Cmd::Gradescope {
+            course,
+            game,
+            root,
+            reference,
+        } => {
+            let ag = Autograder {
+                course,
+                game,
+                root: root.unwrap_or_default(),
+                grader_bin: std::env::current_exe().context("finding the grader binary")?,
+            };
+            if reference {
+                check_reference(&ag)
+            } else {
+                let results = ag.root.join("results");
+                std::fs::create_dir_all(&results)
+                    .with_context(|| format!("creating {}", results.display()))?;
+                let json = grade_upload(&ag, &|line| println!("{line}"));
+                write_atomic(&results.join("results.json"), json.as_bytes())
+                    .with_context(|| format!("writing {}/results.json", results.display()))
+            }
+        }
+        Cmd::Judge {
+            driver,
+            game,
+            student,
+            out,
+            fixtures,
+            keys,
+            config,
+            scratch,
+            only,
+            after_due_date,
+            submission_version,
+            build_seconds,
+        } => judge(Judged {
+            driver,
+            game,
+            student,
+            out,
+            fixtures,
+            keys,
+            config,
+            scratch,
+            only,
+            after_due_date,
+            submission_version,
+            build_seconds,
+        }),
+    }
+}
+
+/// Grades the reference crate the way uploads are graded: it must score
+/// full marks (the bundle's build step runs this once).
+fn check_reference(ag: &Autograder) -> anyhow::Result<()> {
+    let mut run = ag.class_run(PathBuf::new());
+    run.reference = true;
+    let report = grade_class(&run, &|line| println!("{line}"))?;
+    print!("{}", report.summary);
+    match report.results.first() {
+        Some(r) if r.score == r.max_score && report.errors.is_empty() => Ok(()),
+        Some(r) => anyhow::bail!(
+            "the reference crate scored {} / {} (failing: {}){}",
+            r.score,
+            r.max_score,
+            r.failing().join(", "),
+            if report.errors.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", report.errors.join("; "))
+            }
+        ),
+        None => anyhow::bail!("the reference crate was not graded"),
+    }
+}
+
+/// The arguments of `grader judge`.
+struct Judged {
+    driver: PathBuf,
+    game: String,
+    student: String,
+    out: PathBuf,
+    fixtures: PathBuf,
+    keys: PathBuf,
+    config: PathBuf,
+    scratch: PathBuf,
+    only: Option<String>,
+    after_due_date: bool,
+    submission_version: String,
+    build_seconds: f64,
+}
+
+/// Judges one built submission and writes its reports.
+fn judge(args: Judged) -> anyhow::Result<()> {
+    let Judged {
         driver,
         game,
         student,
@@ -80,7 +197,7 @@ fn main() -> anyhow::Result<()> {
         after_due_date,
         submission_version,
         build_seconds,
-    } = Cli::parse().command;
+    } = args;
     let start = Instant::now();
     let launcher = std::env::current_exe().context("finding the grader binary")?;
     let prepared = Prepared::load(&config, &game, &fixtures, &keys, only.as_deref())?;

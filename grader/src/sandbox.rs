@@ -5,7 +5,7 @@
 //! conversation together (both measured by the kernel), so a busy machine
 //! never turns a correct submission's slow test into a failure. A process
 //! that waits instead of working is stopped all the same once the clock
-//! passes [`WALL_FACTOR`] times the limit.
+//! passes [`WALL_FACTOR`] times the limit (see [`crate::cpu`]).
 //!
 //! Whatever the student's code does (panic, abort, overflow its stack, loop
 //! forever, eat memory, print on stdout, write files, open sockets, start
@@ -20,6 +20,7 @@
 //! and limited memory, CPU time, file size and processes.
 
 use crate::confine::{self, Confinement, Report};
+use crate::cpu::{self, WALL_FACTOR};
 use grader_driver::protocol::{Reply, Request};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -50,9 +51,6 @@ pub struct Sandbox {
     /// The limits.
     pub limits: Limits,
 }
-
-/// How many times its time limit a test may last on the clock.
-pub const WALL_FACTOR: u32 = 5;
 
 /// What a driver may read besides its scratch directory: the dynamic
 /// loader and the system's shared libraries.
@@ -200,7 +198,7 @@ impl Driver {
             deadline: Instant::now() + time_limit,
             last_deadline: Instant::now() + time_limit * WALL_FACTOR,
             time_limit,
-            thread_time_at_start: thread_time(),
+            thread_time_at_start: cpu::thread_time(),
             limits,
             report,
         })
@@ -369,35 +367,9 @@ impl Driver {
     /// Computing time used so far: the process's (user and system, from
     /// `/proc`) and this thread's since the process started.
     fn time_used(&self) -> Duration {
-        let process = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id()))
-            .ok()
-            .and_then(|stat| {
-                // Fields after the command name (which may hold spaces):
-                // utime and stime are the 12th and 13th.
-                let rest = stat.rsplit_once(')')?.1;
-                let fields: Vec<&str> = rest.split_whitespace().collect();
-                let ticks: u64 =
-                    fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-                // SAFETY: sysconf has no preconditions.
-                let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
-                Some(Duration::from_millis(ticks * 1000 / per_second))
-            })
-            .unwrap_or_default();
-        process + thread_time().saturating_sub(self.thread_time_at_start)
+        cpu::process_time(self.child.id())
+            + cpu::thread_time().saturating_sub(self.thread_time_at_start)
     }
-}
-
-/// The calling thread's computing time.
-fn thread_time() -> Duration {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes the struct we own.
-    unsafe {
-        libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t);
-    }
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 /// When the grader runs as root, student processes run as `nobody` (see

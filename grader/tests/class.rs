@@ -12,6 +12,7 @@ use common::workspace;
 use grader::class::{grade_class, student_dir, ClassRun};
 use grader::report::{SubmissionResult, Verdict};
 use std::collections::BTreeSet;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 fn tmp() -> PathBuf {
@@ -44,6 +45,29 @@ fn run(submissions: PathBuf, out: &str) -> ClassRun {
     run.out = tmp().join("class/grades").join(out);
     let _ = std::fs::remove_dir_all(&run.out);
     run
+}
+
+/// An executable script, written by a child process: a file this process
+/// had open for writing could be inherited by a process another test is
+/// starting at that instant, and running it would then fail ("text file
+/// busy").
+fn script(name: &str, text: &str) -> PathBuf {
+    let path = tmp().join("class").join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let mut child = std::process::Command::new("sh")
+        .args(["-c", "cat > \"$1\" && chmod 755 \"$1\"", "sh"])
+        .arg(&path)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    path
 }
 
 fn read(path: &Path) -> String {
@@ -122,9 +146,7 @@ fn a_result_that_is_not_final_is_regraded_by_the_next_run_and_final_ones_are_kep
     // or the OOM killer would): not the student's fault.
     let lib = run.submissions.join("redone/src/lib.rs");
     std::fs::write(&lib, read(&lib) + "\n// resubmitted\n").unwrap();
-    let killed = tmp().join("class/killed-grader.sh");
-    std::fs::write(&killed, "#!/bin/sh\nkill -9 $$\n").unwrap();
-    std::fs::set_permissions(&killed, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let killed = script("killed-grader.sh", "#!/bin/sh\nkill -9 $$\n");
     let working = std::mem::replace(&mut run.grader_bin, killed);
     let interrupted = grade_class(&run, &|line| eprintln!("{line}")).unwrap();
     assert_eq!(interrupted.skipped, ["kept"]);
@@ -176,13 +198,10 @@ fn a_build_killed_from_outside_is_not_blamed_on_the_student_and_is_redone_by_the
     // A launcher that starts the build as the real one does (it reports on
     // descriptor 3), and then the build dies of a signal nobody in the
     // grader sent, as under the teacher's Ctrl-C or the OOM killer.
-    let killed = tmp().join("class/killed-build.sh");
-    std::fs::write(
-        &killed,
+    let killed = script(
+        "killed-build.sh",
         "#!/bin/sh\nprintf '{\"Ok\":{\"files\":\"enforced\",\"network\":\"enforced\",\"processes\":\"not capped\"}}' >&3\nexec 3>&-\nkill -9 $$\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&killed, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    );
     let working = std::mem::replace(&mut run.launcher, killed);
     let report = grade_class(&run, &|line| eprintln!("{line}")).unwrap();
     assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
@@ -204,4 +223,50 @@ fn a_build_killed_from_outside_is_not_blamed_on_the_student_and_is_redone_by_the
     let ann = stored(&run, "ann");
     assert_eq!(ann.verdict_by, Verdict::Graded);
     assert_eq!((ann.score, ann.failing()), (ann.max_score, vec![]));
+}
+
+#[test]
+fn a_class_graded_two_at_a_time_gets_the_same_gradebook_as_one_at_a_time() {
+    // The Nim zoo (correct, wrong, misbehaving) and copies of the sample.
+    let zoo = workspace().join("grader/zoo");
+    let folder = class_of("jobs", &["sample-a", "sample-b"]);
+    for specimen in grader::zoo::load(&zoo)
+        .unwrap()
+        .iter()
+        .filter(|s| s.game == "nim")
+    {
+        grader::zoo::materialize(&zoo, specimen, &workspace(), &folder).unwrap();
+    }
+    let files = |jobs: usize| {
+        let mut run = run(folder.clone(), &format!("jobs-{jobs}"));
+        run.jobs = jobs;
+        let report =
+            grade_class(&run, &|line| eprintln!("{line}")).unwrap_or_else(|e| panic!("{e}"));
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        assert!(
+            report.results.iter().any(|r| r.score < r.max_score),
+            "some student fails something, so the rows differ"
+        );
+        let students: Vec<(String, f64, Vec<String>)> = report
+            .results
+            .iter()
+            .map(|r| {
+                (
+                    r.student.clone(),
+                    r.score,
+                    r.failing().into_iter().map(str::to_owned).collect(),
+                )
+            })
+            .collect();
+        let files = (
+            read(&run.out.join("gradebook.csv")),
+            read(&run.out.join("summary.txt")),
+            students,
+        );
+        std::fs::remove_dir_all(&run.out).unwrap();
+        files
+    };
+    let (one, two) = (files(1), files(2));
+    assert_eq!(one, two);
+    std::fs::remove_dir_all(folder).unwrap();
 }

@@ -132,8 +132,12 @@ fn read(path: &Path) -> String {
 fn connect4_zoo_is_graded_exactly_and_reports_are_complete() {
     let escape = Path::new("/tmp/grader-zoo-escape.txt");
     let _ = std::fs::remove_file(escape);
-    // c4-sends-udp sends its options here; the sandbox has no network.
-    let listener = std::net::UdpSocket::bind("127.0.0.1:47931").unwrap();
+    // c4-sends-udp sends its options to every port from 47900 to 47963; the
+    // sandbox has no network. Any free one of them will do (another
+    // checkout's tests may hold one).
+    let listener = (47900..47964)
+        .find_map(|port| std::net::UdpSocket::bind(("127.0.0.1", port)).ok())
+        .expect("a free UDP port between 47900 and 47963");
     listener.set_nonblocking(true).unwrap();
     let (specimens, report, run) = grade_zoo("connect4");
     assert_outcomes(&specimens, &report, &run);

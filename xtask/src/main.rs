@@ -4,7 +4,9 @@
 //!   `grader` binary judge each, then write the gradebook and the summary;
 //! - `bench-grade`: the grading benchmark (a folder of zoo submissions);
 //! - `keys`: record (and review) the answer keys of the fixtures;
-//! - `new-game`: scaffold a reference game and register it.
+//! - `new-game`: scaffold a reference game and register it;
+//! - `gradescope`: the autograder zip for Gradescope;
+//! - `classroom`: the GitHub Classroom autograding workflow.
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -13,6 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
+mod classroom;
+mod gradescope;
 mod keys;
 mod new_game;
 
@@ -36,9 +40,9 @@ enum Cmd {
         /// Where results go (default: target/grades/<game>).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Submissions judged at once.
-        #[arg(long, default_value_t = 2)]
-        jobs: usize,
+        /// Students built and judged at once (default: the machine's cores).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        jobs: Option<u64>,
         /// Run only the fixtures with this tag (`laws`: only the laws).
         #[arg(long)]
         only: Option<String>,
@@ -54,9 +58,15 @@ enum Cmd {
     },
     /// Benchmark: grade a folder of zoo submissions, print the timings.
     BenchGrade {
-        /// How many submissions (the zoo, repeated under new names).
+        /// How many submissions (the game's zoo, repeated under new names).
         #[arg(long, default_value_t = 20)]
         count: usize,
+        /// The game whose zoo specimens are graded.
+        #[arg(long, default_value = "connect4")]
+        game: String,
+        /// Students built and judged at once (default: the machine's cores).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        jobs: Option<u64>,
         /// Keep the build cache of a previous run (default: start cold, so
         /// the first submission also builds the shared dependencies).
         #[arg(long)]
@@ -81,6 +91,26 @@ enum Cmd {
         /// The game type's name (default: the name in CamelCase).
         #[arg(long = "type")]
         type_name: Option<String>,
+    },
+    /// Build the autograder zip for Gradescope (setup.sh, run_autograder,
+    /// the grader, the fixtures with the hidden ones, the keys).
+    Gradescope {
+        /// The game (a [games.<game>] of fixtures/grading.toml).
+        #[arg(long)]
+        game: String,
+        /// The zip to write.
+        #[arg(long, default_value = "autograder.zip")]
+        out: PathBuf,
+    },
+    /// Write the GitHub Classroom autograding workflow
+    /// (<out>/.github/workflows/classroom.yml).
+    Classroom {
+        /// The game (a [games.<game>] of fixtures/grading.toml).
+        #[arg(long)]
+        game: String,
+        /// The repository's root (default: the workspace's).
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
 }
 
@@ -125,8 +155,10 @@ fn run(cli: Cli) -> Result<()> {
                 }
                 None => {}
             }
-            (run.jobs, run.only, run.force, run.after_due_date) =
-                (jobs, only, force, after_due_date);
+            if let Some(jobs) = jobs {
+                run.jobs = usize::try_from(jobs).unwrap_or(usize::MAX);
+            }
+            (run.only, run.force, run.after_due_date) = (only, force, after_due_date);
             // The course's files (settings, fixtures, keys) are checked
             // before anything is built, the grader included.
             let prepared = grader::class::Prepared::load(
@@ -150,7 +182,12 @@ fn run(cli: Cli) -> Result<()> {
             println!("results in {}", run.out.display());
             check_complete(&report, reference)
         }
-        Cmd::BenchGrade { count, warm } => bench(&ws, count, warm),
+        Cmd::BenchGrade {
+            count,
+            game,
+            jobs,
+            warm,
+        } => bench(&ws, &game, count, jobs, warm),
         Cmd::Keys {
             game,
             review,
@@ -172,6 +209,27 @@ fn run(cli: Cli) -> Result<()> {
                 println!("{verb} {}", path.display());
             }
             print!("{}", new_game::next_steps(&name));
+            Ok(())
+        }
+        Cmd::Gradescope { game, out } => {
+            let entries = gradescope::bundle(&ws, &game)?;
+            gradescope::write_zip(&entries, &out)?;
+            println!(
+                "wrote {} ({} files): upload it as the autograder of a Gradescope programming assignment",
+                out.display(),
+                entries.len()
+            );
+            Ok(())
+        }
+        Cmd::Classroom { game, out } => {
+            let points = classroom::public_points(&ws, &game)?;
+            let text = classroom::workflow(&game, &classroom::course_check_command(&game), points);
+            let dir = out.unwrap_or_else(|| ws.clone()).join(".github/workflows");
+            std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+            let path = dir.join("classroom.yml");
+            grader::report::write_atomic(&path, text.as_bytes())
+                .with_context(|| format!("writing {}", path.display()))?;
+            println!("wrote {} ({points} public points)", path.display());
             Ok(())
         }
     }
@@ -228,14 +286,17 @@ fn check_complete(report: &ClassReport, reference: bool) -> Result<()> {
     Ok(())
 }
 
-/// Grades `count` zoo submissions of Connect-4 and prints the figures.
-fn bench(ws: &Path, count: usize, warm: bool) -> Result<()> {
+/// Grades `count` zoo submissions of `game` and prints the figures.
+fn bench(ws: &Path, game: &str, count: usize, jobs: Option<u64>, warm: bool) -> Result<()> {
     let zoo = ws.join("grader/zoo");
     let specimens: Vec<_> = grader::zoo::load(&zoo)
         .map_err(anyhow::Error::msg)?
         .into_iter()
-        .filter(|s| s.game == "connect4")
+        .filter(|s| s.game == game)
         .collect();
+    if specimens.is_empty() {
+        bail!("the zoo (grader/zoo/zoo.toml) has no {game} specimen");
+    }
     let root = ws.join("target/bench-grade");
     let folder = root.join("submissions");
     let _ = std::fs::remove_dir_all(&folder);
@@ -245,10 +306,13 @@ fn bench(ws: &Path, count: usize, warm: bool) -> Result<()> {
         grader::zoo::materialize(&zoo, &s, ws, &folder).map_err(anyhow::Error::msg)?;
     }
     let grader = build_grader(ws)?;
-    let mut run = ClassRun::new(ws, "connect4", folder, grader);
+    let mut run = ClassRun::new(ws, game, folder, grader);
     run.out = root.join("grades");
     run.build_dir = root.join("build");
     run.force = true;
+    if let Some(jobs) = jobs {
+        run.jobs = usize::try_from(jobs).unwrap_or(usize::MAX);
+    }
     if !warm {
         let _ = std::fs::remove_dir_all(&run.build_dir);
     }
@@ -264,13 +328,20 @@ fn bench(ws: &Path, count: usize, warm: bool) -> Result<()> {
     let judge_time: Duration = judged.iter().map(|t| t.judge).sum();
     let build_time: Duration = report.graded.iter().map(|t| t.build).sum();
     let moves = report.moves_per_submission * judged.len();
+    let n = report.graded.len();
     println!(
-        "\nbench-grade: {} submissions of connect4 ({} built and judged)",
-        report.graded.len(),
-        judged.len()
+        "\nbench-grade: {n} submissions of {game} ({} built and judged), {} at once",
+        judged.len(),
+        run.jobs
     );
     println!("total wall time:            {:.1} s", total.as_secs_f64());
-    println!("first submission:           {:.1} s (build + judge; from a cold cache this includes building the shared dependencies)", first.as_secs_f64());
+    println!(
+        "wall time per submission:   {:.2} s (total / {n}; linear: 100 in {:.0} min, 300 in {:.0} min)",
+        total.as_secs_f64() / n.max(1) as f64,
+        total.as_secs_f64() / n.max(1) as f64 * 100.0 / 60.0,
+        total.as_secs_f64() / n.max(1) as f64 * 300.0 / 60.0
+    );
+    println!("first submission:           {:.1} s (build + judge; the course's template, built before it, is in the total only)", first.as_secs_f64());
     if report.graded.len() > 1 {
         println!(
             "per submission after first: {:.2} s (wall)",
@@ -292,27 +363,29 @@ fn bench(ws: &Path, count: usize, warm: bool) -> Result<()> {
     );
     replay_rate(
         ws,
+        game,
         &run,
+        // A submission with full marks: every fixture replays to its end.
         report
-            .graded
+            .results
             .iter()
-            .find(|t| t.built)
-            .map(|t| t.student.as_str()),
+            .find(|r| r.max_score > 0.0 && r.score == r.max_score)
+            .map(|r| r.student.as_str()),
     )?;
     check_complete(&report, false)
 }
 
-/// Replays every Connect-4 fixture through one built driver: with a fresh
+/// Replays every fixture of `game` through one built driver: with a fresh
 /// process per fixture (as graded), and through a single process (the
 /// protocol alone).
-fn replay_rate(ws: &Path, run: &ClassRun, student: Option<&str>) -> Result<()> {
+fn replay_rate(ws: &Path, game: &str, run: &ClassRun, student: Option<&str>) -> Result<()> {
     let Some(student) = student else {
         return Ok(());
     };
     let driver = grader::class::driver_path(run, student);
     let prepared = grader::class::Prepared::load(
         &run.config_path,
-        "connect4",
+        game,
         &run.fixtures_dir,
         &run.keys_dir,
         None,

@@ -41,6 +41,7 @@
 #![warn(missing_docs)]
 
 mod board;
+mod book;
 
 use board::Geometry;
 use game_api::text;
@@ -49,6 +50,7 @@ use game_api::{
     Status, Value,
 };
 use std::fmt;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// A move: the column a stone is dropped into.
@@ -461,6 +463,12 @@ impl Connect4 {
         }
     }
 
+    /// Whether this is the standard board (6 x 7, four in a row), the one
+    /// the opening book is for.
+    fn is_standard(&self) -> bool {
+        (self.geo.rows, self.geo.cols, self.geo.connect) == (6, 7, 4)
+    }
+
     /// The value, to the winner, of a win with move number `m` (counting
     /// from 1); 0 when the board has no move `m`.
     #[inline]
@@ -705,6 +713,41 @@ impl Game for Connect4 {
     #[inline]
     fn non_losing_moves_into(&self, state: &Position, out: &mut Vec<Column>) {
         self.push_columns(self.non_losing_cells(state), out);
+    }
+
+    /// On the standard board, positions with 12 stones: the smaller of the
+    /// keys of the position and of its mirror image (they have the same
+    /// value).
+    #[inline]
+    fn book_key(&self, state: &Position) -> Option<u64> {
+        if state.moves_played() != book::BOOK_PLIES || !self.is_standard() {
+            return None;
+        }
+        let (p1, _) = state.stones_by_player();
+        Some(book::mirror_key(&self.geo, p1, state.mask))
+    }
+
+    /// On the standard board, the exact values of 4.2 million positions
+    /// with 12 stones (up to mirror images; the positions nobody has won
+    /// and where the player to move cannot win at once): Markus Thill's
+    /// `bitbully-databases` (MIT licence, see `book/README.md`), decoded
+    /// once per process.
+    ///
+    /// ```
+    /// use connect4::Connect4;
+    /// use game_api::Game;
+    /// let game = Connect4::default();
+    /// let book = game.opening_book().unwrap();
+    /// // The package's own example: player 1 wins with move 41, its 21st
+    /// // stone (worth 22 - 21).
+    /// let s = game.state_from_digits("422442244666").unwrap();
+    /// let key = game.book_key(&s).unwrap();
+    /// let i = book.binary_search_by_key(&key, |e| e.0).unwrap();
+    /// assert_eq!(book[i].1, 1);
+    /// ```
+    fn opening_book(&self) -> Option<Arc<[(u64, Value)]>> {
+        self.is_standard()
+            .then(|| book::entries(&self.geo, |m| self.win_value_at_move(m)))
     }
 
     /// Bounds from the number of stones `n`, for the side to move: a win now

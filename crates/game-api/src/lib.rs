@@ -183,6 +183,7 @@ pub use text::echo;
 
 use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 /// A game value, always *to player 1*: player 1 maximises it, player 2
 /// minimises it.
@@ -313,6 +314,25 @@ pub trait Game {
     /// `(-max_payoff(), max_payoff())`.
     fn value_bounds(&self, _state: &Self::State) -> (Value, Value) {
         (-self.max_payoff(), self.max_payoff())
+    }
+
+    // ----- opening book: optional -----
+
+    /// The key of `state` in this game's opening book
+    /// ([`Game::opening_book`]), or `None` when the book cannot hold it.
+    /// Positions that are the same up to a symmetry of the game (they have
+    /// the same value) must share their key. Default `None`: no book.
+    fn book_key(&self, _state: &Self::State) -> Option<u64> {
+        None
+    }
+
+    /// Exact values (to player 1, in payoff units) of positions far from the
+    /// end that a search could not solve within a move's time, as
+    /// `(book_key, value)` pairs sorted by key, each key once. Shared, so a
+    /// game can decode its book once per process and hand it to every
+    /// engine. Default `None`: no book.
+    fn opening_book(&self) -> Option<Arc<[(u64, Value)]>> {
+        None
     }
 }
 

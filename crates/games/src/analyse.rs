@@ -480,6 +480,23 @@ mod tests {
     }
 
     #[test]
+    fn the_empty_standard_board_ranks_column_4_first_with_exact_values() {
+        // The opening book makes the first move's values exact: only the
+        // centre wins.
+        let game = connect4::Connect4::default();
+        let no_limit = AiLimits {
+            depth: None,
+            time: None,
+        };
+        let (rows, choice) = table(&game, &game.initial_state(), no_limit).unwrap();
+        assert_eq!(rows[0].mv, "4");
+        assert_eq!(rows[0].value, 1);
+        assert!(rows.iter().all(|r| r.exact), "{rows:?}");
+        assert!(rows[1..].iter().all(|r| r.value <= 0), "{rows:?}");
+        assert_eq!(choice.as_deref(), Some("4"));
+    }
+
+    #[test]
     fn depth_one_tables_are_estimates_except_at_the_end() {
         let game = connect4::Connect4::default();
         let (rows, _) = table(

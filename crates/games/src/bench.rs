@@ -109,6 +109,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let game = Connect4::default();
     let mut engine = Engine::new(EngineConfig {
         table_megabytes: args.table_mb,
+        // The solver's own speed: the book would answer the 12-stone
+        // positions of the begin sets.
+        use_book: false,
         ..EngineConfig::default()
     })?;
     let mut out = std::io::stdout().lock();

@@ -244,11 +244,12 @@ fn solve_says_which_lines_are_the_start_position_and_refuses_ambiguous_ones() {
 
 #[test]
 fn solve_says_on_stderr_when_a_position_takes_long() {
-    // The empty standard board takes minutes: after 5 s stderr says so.
-    // The test waits for that line (a minute at most: a hang detector),
-    // then stops the program; its stdin stays open until it has exited.
+    // The empty 7 x 8 board (no opening book, unlike the standard one)
+    // takes far more than 5 s: after 5 s stderr says so. The test waits
+    // for that line (a minute at most: a hang detector), then stops the
+    // program; its stdin stays open until it has exited.
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("games"))
-        .args(["solve", "connect4", "--table-mb", "1"])
+        .args(["solve", "connect4", "rows=7", "cols=8", "--table-mb", "1"])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

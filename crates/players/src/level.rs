@@ -86,6 +86,9 @@ impl Level {
             seed,
             random_ties: true,
             best_of,
+            // Exact values would make the depth-limited levels play the
+            // opening perfectly.
+            use_book: depth.is_none(),
             ..EngineConfig::default()
         }
     }

@@ -10,7 +10,9 @@
 //!   the engine is tested against ([`Minimax`] is the player).
 //! - [`Engine`]: negamax with alpha-beta, a transposition table, move
 //!   ordering and iterative deepening under a time budget; it also solves
-//!   positions exactly; [`Engine::analyse`] values every move at once.
+//!   positions exactly, and uses the game's opening book if it has one
+//!   (standard Connect-4 does: it then plays perfectly);
+//!   [`Engine::analyse`] values every move at once.
 //! - [`Level`]: the engine made weaker on purpose, from random among the
 //!   moves that do not lose at once up to full strength.
 //! - [`perft()`]: counts move sequences, to check a game's move generation.

@@ -275,6 +275,8 @@ fn the_first_iteration_always_completes_whatever_the_time_budget() {
     let c4 = Connect4::default();
     let config = EngineConfig {
         time_limit: Some(Duration::ZERO),
+        // With the book it would go on to solve the position.
+        use_book: false,
         ..EngineConfig::default()
     };
     let mut engine = Engine::new(config).unwrap();
@@ -448,6 +450,7 @@ fn drawing_among_the_best_moves_never_takes_a_proven_loss_when_the_best_is_not_o
             seed,
             random_ties: true,
             best_of: 3,
+            ..EngineConfig::default()
         })
         .unwrap();
         let (mv, _) = engine.search(&c4, &state).unwrap();

@@ -84,9 +84,13 @@ fn the_engine_and_the_taught_minimax_agree_on_every_reachable_position() {
     }
 }
 
-/// Published results on other boards (m,n,k-games): with k=3 the first
-/// player wins on every board of at least 4 by 3, and with k=4 the 5 by 5
-/// board is a draw, so the 4 by 4 one (with fewer lines for X) is too.
+/// Published results on other boards (m,n,k-games; Uiterwijk and van den
+/// Herik, "The advantage of the initiative", Information Sciences 122(1),
+/// 2000, summarised in Wikipedia's "m,n,k-game", section "Specific
+/// results"): with k=3 the first player wins on every board of at least
+/// 4 by 3; with k=4 the 5 by 5 board is a draw, and a draw on a board stays
+/// a draw on any smaller one (same article, "Applying results to different
+/// board sizes"), so 4 by 4 is a draw too.
 #[test]
 fn three_in_a_line_is_a_first_player_win_on_4x3_and_larger_and_4x4_k4_is_a_draw() {
     let mut engine = Engine::new(EngineConfig::default()).unwrap();

@@ -16,11 +16,19 @@
 //!   limit: iterative deepening, estimates at the depth limit, and the best
 //!   move of the last completed iteration when time runs out. Equally good
 //!   moves may be chosen among at random, reproducibly from a seed.
+//! - A game may provide an opening book ([`Game::opening_book`]): exact
+//!   values of positions too far from the end to solve in a move's time.
+//!   The search stops at the positions it holds, and with a book a search
+//!   still estimated at its time limit goes on to solve the position
+//!   ([`EngineConfig::solve_time_limit`]), so the engine plays standard
+//!   Connect-4 perfectly from the first move.
 
+mod book;
 mod search;
 mod table;
 
 use crate::{Agent, Decision, SearchInfo};
+use book::Book;
 use game_api::{Game, Player, Status, Value};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -48,7 +56,8 @@ pub struct EngineConfig {
     /// limit but time).
     pub max_depth: Option<u32>,
     /// Time budget of [`Engine::search`] (`None`: no limit but depth). The
-    /// first iteration always completes.
+    /// first iteration always completes; with a book, the search may go on
+    /// to solve the position until `solve_time_limit`.
     pub time_limit: Option<Duration>,
     /// Seed of the random tie-breaking.
     pub seed: u64,
@@ -60,11 +69,22 @@ pub struct EngineConfig {
     /// `randomMove(fromNumberOfBestMoves:)`: 1 plays the best; more makes a
     /// weaker, less predictable player (see [`Level`](crate::Level)).
     pub best_of: usize,
+    /// Whether searches use the game's opening book
+    /// ([`Game::opening_book`]): the exact values it holds end the search
+    /// there, so the engine plays perfectly where the book and the time
+    /// reach. Off to measure the search alone.
+    pub use_book: bool,
+    /// With a book and no depth limit, how long from the start of a search
+    /// the engine keeps trying to solve the position exactly when
+    /// `time_limit` passed with only estimates (`None`: as long as it
+    /// takes).
+    pub solve_time_limit: Option<Duration>,
 }
 
 impl Default for EngineConfig {
     /// 64 MiB, no depth limit, one second, seed 0, no random ties, the
-    /// best move.
+    /// best move, the game's opening book, and up to ten seconds to solve
+    /// exactly what the book leaves.
     fn default() -> Self {
         EngineConfig {
             table_megabytes: 64,
@@ -73,6 +93,8 @@ impl Default for EngineConfig {
             seed: 0,
             random_ties: false,
             best_of: 1,
+            use_book: true,
+            solve_time_limit: Some(Duration::from_secs(10)),
         }
     }
 }
@@ -140,6 +162,61 @@ fn rank(entries: &mut [RootEntry]) {
     entries.sort_by_key(|e| (Reverse(e.value), e.bound, !e.exact));
 }
 
+/// The root moves' exact values (searched in `order`), ranked; `None` if
+/// the deadline passed first; `depth` is what the entries report. With `every` each move gets its own value;
+/// otherwise a move is only solved when a null-window test shows it better
+/// than the best so far (at least as good when `ties` matter), else it
+/// keeps that test's bound.
+fn exact_ranking<G: Game>(
+    search: &mut Search<'_, G>,
+    children: &[Option<G::State>],
+    (order, depth): (&[usize], u32),
+    me: Player,
+    (every, ties): (bool, bool),
+    plies: &mut [Ply<G::Move, G::State>],
+) -> Option<Vec<RootEntry>> {
+    let mut best: Option<Value> = None;
+    let mut entries = Vec::with_capacity(order.len());
+    for &index in order {
+        let Some(child) = &children[index] else {
+            continue;
+        };
+        let lowest = -search.game.max_payoff() - 1;
+        let bar = match best {
+            Some(b) if !every => b - Value::from(ties),
+            _ => lowest,
+        };
+        if bar > lowest {
+            let a = search.scale.proven(bar);
+            let probe = search.child_value(child, me, a, a + 1, UNLIMITED, plies);
+            if search.aborted {
+                return None;
+            }
+            if probe <= a {
+                entries.push(RootEntry {
+                    index,
+                    value: probe,
+                    exact: true,
+                    bound: true,
+                    depth,
+                });
+                continue;
+            }
+        }
+        let v = search.exact_child(child, me, bar, plies)?;
+        best = best.max(Some(v));
+        entries.push(RootEntry {
+            index,
+            value: search.scale.proven(v),
+            exact: true,
+            bound: false,
+            depth,
+        });
+    }
+    rank(&mut entries);
+    Some(entries)
+}
+
 /// Negamax with alpha-beta, a transposition table, move ordering and
 /// iterative deepening, for any game.
 ///
@@ -169,6 +246,8 @@ pub struct Engine<G: Game> {
     table: Table,
     plies: Vec<Ply<G::Move, G::State>>,
     rng: ChaCha8Rng,
+    /// The last game's opening book (loaded by `prepare`).
+    book: Option<Book>,
 }
 
 impl<G: Game> Engine<G> {
@@ -184,6 +263,7 @@ impl<G: Game> Engine<G> {
                 .ok_or(TableSizeError::Unavailable { megabytes })?,
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             plies: Vec::new(),
+            book: None,
             config,
         })
     }
@@ -200,11 +280,23 @@ impl<G: Game> Engine<G> {
         self.table.capacity()
     }
 
+    /// Buffers for `game`'s longest line, and its book when used (checked
+    /// once per book, then shared).
     fn prepare(&mut self, game: &G) {
         let needed = game.max_game_length().saturating_add(1);
         if self.plies.len() < needed {
             self.plies.resize_with(needed, Ply::default);
         }
+        let entries = if self.config.use_book {
+            game.opening_book()
+        } else {
+            None
+        };
+        self.book = match (entries, self.book.take()) {
+            (Some(e), Some(old)) if old.is(&e) => Some(old),
+            (Some(e), _) => Some(Book::new(e)),
+            (None, _) => None,
+        };
     }
 
     /// The exact value of `state` (to player 1, in payoff units), with
@@ -215,7 +307,7 @@ impl<G: Game> Engine<G> {
         let start = Instant::now();
         self.prepare(game);
         self.table.clear();
-        let mut search = Search::new(game, &mut self.table);
+        let mut search = Search::new(game, &mut self.table, self.book.as_ref());
         let value = match game.game_status(state) {
             Status::Ongoing(me) => {
                 let (low, high) = game.value_bounds(state);
@@ -224,31 +316,9 @@ impl<G: Game> Engine<G> {
                 } else {
                     (-high, -low)
                 };
-                // Each null-window search tells whether the value is above
-                // `med`. Probes go near 0 first, where most values lie, at
-                // half the interval widened by one on each side: this puts
-                // them where Pons' solver puts them (it starts from the
-                // scores of a win now and of a loss next move), which
-                // measured 20% fewer positions on the begin-easy set.
-                let (mut min, mut max) = (min - 1, max + 1);
-                while min < max {
-                    let mut med = min + (max - min) / 2;
-                    if med <= 0 && min / 2 < med {
-                        med = min / 2;
-                    } else if med >= 0 && max / 2 > med {
-                        med = max / 2;
-                    }
-                    let target = search.scale.proven(med + 1);
-                    let r =
-                        search.negamax(state, me, target - 1, target, UNLIMITED, &mut self.plies);
-                    let r = search.scale.to_game(r);
-                    if r <= med {
-                        max = r.max(min);
-                    } else {
-                        min = r.min(max);
-                    }
-                }
-                min * me.sign()
+                // Widened by one on each side: see `Search::exact`.
+                let exact = search.exact(state, me, min - 1, max + 1, &mut self.plies);
+                exact.expect("no deadline") * me.sign()
             }
             over => game.payoff(state, over),
         };
@@ -319,7 +389,7 @@ impl<G: Game> Engine<G> {
                 .saturating_add(1),
         );
         let deadline = self.config.time_limit.map(|t| start + t);
-        let mut search = Search::new(game, &mut self.table);
+        let mut search = Search::new(game, &mut self.table, self.book.as_ref());
         let offset = search.scale.proven(1) - 1;
         // The last completed iteration: its entries ranked, its depth, and
         // whether it needed no estimate.
@@ -390,6 +460,28 @@ impl<G: Game> Engine<G> {
                 deadline.is_some_and(|d| Instant::now() + (Instant::now() - start) >= d);
             if exact || out_of_time {
                 break;
+            }
+        }
+        // With a book the game is meant to be played exactly: past the time
+        // limit, an estimate gives way to an exact ranking when one is found
+        // within the solving limit.
+        if let Some((entries, depth, exact)) = &mut found {
+            if !*exact && self.book.is_some() && self.config.max_depth.is_none() {
+                search.aborted = false;
+                search.deadline = self.config.solve_time_limit.map(|t| start + t);
+                let order: Vec<usize> = entries.iter().map(|e| e.index).collect();
+                let ranking = exact_ranking(
+                    &mut search,
+                    &children,
+                    (&order, *depth),
+                    me,
+                    (every, ties_matter),
+                    &mut self.plies,
+                );
+                if let Some(ranking) = ranking {
+                    *entries = ranking;
+                    *exact = true;
+                }
             }
         }
         let nodes = search.nodes;
@@ -513,6 +605,7 @@ mod tests {
             table: Table::with_megabytes(0).unwrap(),
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             plies: Vec::new(),
+            book: None,
             config,
         }
     }

@@ -5,8 +5,8 @@
 //! [`Scale`]), so a proven win always beats a hopeful guess and a value
 //! tells by itself whether it is proven.
 //!
-//! At each position the search, in this order: asks the game for a win at
-//! once; tightens the window with the game's bounds on the exact value and
+//! At each position the search, in this order: returns the opening book's
+//! value if the book holds the position; asks the game for a win at once; tightens the window with the game's bounds on the exact value and
 //! with what the table knows; stops at the depth limit with the game's
 //! estimate; orders the moves that do not lose at once (the table's best
 //! move, then by the game's hint); and
@@ -17,6 +17,7 @@
 //! the children of a position are all made before the first is searched
 //! and their entries are prefetched: the waits then overlap.
 
+use super::book::Book;
 use super::table::{Found, Table, INF};
 use game_api::{Game, Player, Status, Value};
 use std::time::Instant;
@@ -106,6 +107,8 @@ pub(crate) fn candidate_moves<G: Game + ?Sized>(
 pub(crate) struct Search<'a, G: Game> {
     pub game: &'a G,
     pub table: &'a mut Table,
+    /// Exact values known in advance, if the game has a book.
+    pub book: Option<&'a Book>,
     pub scale: Scale,
     /// Positions visited.
     pub nodes: u64,
@@ -121,10 +124,11 @@ pub(crate) struct Search<'a, G: Game> {
 
 impl<'a, G: Game> Search<'a, G> {
     /// A fresh search on `table`: no positions counted, no deadline.
-    pub fn new(game: &'a G, table: &'a mut Table) -> Self {
+    pub fn new(game: &'a G, table: &'a mut Table, book: Option<&'a Book>) -> Self {
         Search {
             game,
             table,
+            book,
             scale: Scale::new(game.max_payoff()),
             nodes: 0,
             horizon_hits: 0,
@@ -166,6 +170,81 @@ impl<G: Game> Search<'_, G> {
         self.scale.estimate(self.game.estimate_value(state)) * me.sign()
     }
 
+    /// The exact value of the ongoing `state` to `me`, the player to move,
+    /// in game units, given that it lies in `[min, max]`; `None` if the
+    /// deadline passed first.
+    ///
+    /// Pons' "binary search on the score": each null-window search tells
+    /// whether the value is above `med`. Probes go near 0 first, where most
+    /// values lie, at half the interval: given the game's bounds widened by
+    /// one on each side, this puts them where Pons' solver puts them (it
+    /// starts from the scores of a win now and of a loss next move), which
+    /// measured 20% fewer positions on the begin-easy set.
+    pub fn exact(
+        &mut self,
+        state: &G::State,
+        me: Player,
+        mut min: Value,
+        mut max: Value,
+        plies: &mut [Ply<G::Move, G::State>],
+    ) -> Option<Value> {
+        while min < max {
+            let mut med = min + (max - min) / 2;
+            if med <= 0 && min / 2 < med {
+                med = min / 2;
+            } else if med >= 0 && max / 2 > med {
+                med = max / 2;
+            }
+            let target = self.scale.proven(med + 1);
+            let r = self.negamax(state, me, target - 1, target, UNLIMITED, plies);
+            if self.aborted {
+                return None;
+            }
+            let r = self.scale.to_game(r);
+            if r <= med {
+                max = r.max(min);
+            } else {
+                min = r.min(max);
+            }
+        }
+        Some(min)
+    }
+
+    /// The exact value of `child`, reached by a move of `me`, to `me` (in
+    /// game units), given that it is above `above` (game units, to `me`);
+    /// `None` if the deadline passed first.
+    pub fn exact_child(
+        &mut self,
+        child: &G::State,
+        me: Player,
+        above: Value,
+        plies: &mut [Ply<G::Move, G::State>],
+    ) -> Option<Value> {
+        let mover = match self.game.game_status(child) {
+            Status::Ongoing(p) => p,
+            over => return Some(self.game.payoff(child, over) * me.sign()),
+        };
+        let (low, high) = self.game.value_bounds(child);
+        let (low, high) = if mover == Player::P1 {
+            (low, high)
+        } else {
+            (-high, -low)
+        };
+        let (min, max) = if mover == me {
+            (low.max(above), high)
+        } else {
+            (low, high.min(-above))
+        };
+        let v = self.exact(child, mover, min - 1, max + 1, plies)?;
+        Some(if mover == me { v } else { -v })
+    }
+
+    /// The book's exact value of `state` (to player 1), if it has one.
+    #[inline]
+    fn book_value(&self, state: &G::State) -> Option<Value> {
+        self.book?.get(self.game.book_key(state)?)
+    }
+
     /// Fail-soft negamax: the value `v` of the ongoing `state` to `me`, the
     /// player to move, searched `depth` plies deep. If `v <= alpha` it is an
     /// upper bound, if `v >= beta` a lower bound, otherwise exact.
@@ -192,6 +271,9 @@ impl<G: Game> Search<'_, G> {
             // Longer than the game's declared maximum length.
             return self.estimate(state, me);
         };
+        if let Some(v) = self.book_value(state) {
+            return self.scale.proven(v * me.sign());
+        }
         let horizon_before = self.horizon_hits;
         let nodes_before = self.nodes;
 

@@ -1,0 +1,107 @@
+//! `cargo xtask classroom`: the GitHub Actions workflow that GitHub
+//! Classroom's autograding reads, so a course on GitHub Classroom needs no
+//! YAML of its own.
+//!
+//! It follows GitHub Classroom's own conventions: a grading step through
+//! the `classroom-resources/autograding-command-grader` action (its
+//! `test-name`, `setup-command`, `command`, `timeout` and `max-score`
+//! inputs; the step passes when the command exits 0, and its `result`
+//! output carries the points), then
+//! `classroom-resources/autograding-grading-reporter`, which reads each
+//! grading step's result from the `<STEP-ID>_RESULTS` variable of the
+//! steps named in `runners` and reports the total to Classroom.
+//!
+//! [`workflow`] returns the file's text, so that the handout can carry the
+//! same file with its own check command.
+
+use anyhow::Result;
+use grader::fixture::Visibility;
+use std::path::Path;
+
+/// The id of the grading step (and so the reporter's runner).
+pub const STEP_ID: &str = "public-checks";
+
+/// The command the workflow runs in the course's repository for now: the
+/// repository's own crate through the grader, which must score full marks
+/// (exit code 0). A handout passes its own (its local check) to
+/// [`workflow`].
+#[must_use]
+pub fn course_check_command(game: &str) -> String {
+    format!("cargo xtask grade --reference --game {game}")
+}
+
+/// The public points of `game`'s grading: its visible fixtures, and the laws
+/// when they are visible. Whole points only (the command grader reads
+/// `max-score` as an integer), rounded down.
+///
+/// # Errors
+/// A broken course (settings, fixtures, keys), or an unknown game.
+pub fn public_points(ws: &Path, game: &str) -> Result<u32> {
+    let prepared = grader::class::Prepared::load(
+        &ws.join("fixtures/grading.toml"),
+        game,
+        &ws.join("fixtures").join(game),
+        &ws.join("grader/tests/snapshots"),
+        None,
+    )?;
+    let fixtures: f64 = prepared
+        .fixtures
+        .iter()
+        .filter(|(f, _)| f.visibility == Visibility::Visible)
+        .map(|(f, _)| f.points)
+        .sum();
+    let laws = if prepared.config.law_visibility == Visibility::Visible {
+        prepared.config.law_points * game_api::conformance::LAWS.len() as f64
+    } else {
+        0.0
+    };
+    // Points are small, finite and not negative (grading.toml is checked).
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Ok((fixtures + laws).floor() as u32)
+}
+
+/// The text of `.github/workflows/classroom.yml` for `game`: on every push
+/// (or by hand), check out the repository, build the grader (the setup),
+/// run `check` (passes on exit code 0, worth `max_score` points), and
+/// report to GitHub Classroom.
+#[must_use]
+pub fn workflow(game: &str, check: &str, max_score: u32) -> String {
+    let upper = STEP_ID.to_uppercase();
+    format!(
+        "\
+# GitHub Classroom autograding for {game}: on every push, the public checks
+# run and the score is reported to GitHub Classroom.
+# Written by `cargo xtask classroom --game {game}`: write it again rather than edit it.
+name: Autograding Tests
+on:
+  - push
+  - workflow_dispatch
+permissions:
+  checks: write
+  actions: read
+  contents: read
+jobs:
+  run-autograding-tests:
+    runs-on: ubuntu-latest
+    if: github.actor != 'github-classroom[bot]'
+    steps:
+      - name: Checkout code
+        uses: actions/checkout@v4
+      - name: Public checks
+        id: {STEP_ID}
+        uses: classroom-resources/autograding-command-grader@v1
+        with:
+          test-name: public checks ({game})
+          setup-command: cargo build --release --locked -p grader --bin grader
+          command: {check}
+          timeout: 30
+          max-score: {max_score}
+      - name: Autograding Reporter
+        uses: classroom-resources/autograding-grading-reporter@v1
+        env:
+          {upper}_RESULTS: \"${{{{steps.{STEP_ID}.outputs.result}}}}\"
+        with:
+          runners: {STEP_ID}
+"
+    )
+}
