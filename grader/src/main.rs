@@ -5,7 +5,7 @@
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use grader::class::Prepared;
-use grader::judge::Judge;
+use grader::judge::{Judge, Sandboxed};
 use grader::report::SubmissionResult;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -90,10 +90,13 @@ fn main() -> anyhow::Result<()> {
         fixtures: &prepared.fixtures,
         fixtures_dir: &fixtures,
         laws: prepared.laws,
-        scratch: &scratch,
-        launcher: &launcher,
     };
-    let judged = judge.run(&driver);
+    let judged = judge.run(&mut Sandboxed::new(
+        &driver,
+        &launcher,
+        &scratch,
+        &prepared.config,
+    ));
     let mut result = SubmissionResult::new(
         &student,
         &game,

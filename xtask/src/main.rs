@@ -316,13 +316,14 @@ fn replay_rate(ws: &Path, run: &ClassRun, student: Option<&str>) -> Result<()> {
         fixtures: &prepared.fixtures,
         fixtures_dir: &run.fixtures_dir,
         laws: false,
-        scratch: &run.build_dir.join("scratch/bench"),
-        launcher: &run.grader_bin,
     };
+    let scratch = run.build_dir.join("scratch/bench");
+    let mut subject =
+        grader::judge::Sandboxed::new(&driver, &run.grader_bin, &scratch, &prepared.config);
     const ROUNDS: usize = 5;
     let start = Instant::now();
     for _ in 0..ROUNDS {
-        let judged = judge.run(&driver);
+        let judged = judge.run(&mut subject);
         if let Some(t) = judged.tests.iter().find(|t| !t.passed) {
             bail!(
                 "{student} failed {} while benchmarking: pick a correct submission",
