@@ -21,6 +21,8 @@
 //!   run and the reports; [`config`]: the grading settings;
 //! - [`submission`]: vetting and staging submissions; [`build`]: building
 //!   them in the sandbox;
+//! - [`local`]: the student's local check in a handout: the same judge
+//!   and report, on their own game type in-process;
 //! - [`report`]: `results.json` (Gradescope), feedback in Markdown, the CSV
 //!   gradebook and the terminal summary; [`markdown`]: rendering text that
 //!   comes from a student's process safely (fences, escaping, cutting).
@@ -34,6 +36,7 @@ pub mod confine;
 pub mod fixture;
 pub mod judge;
 pub mod key;
+pub mod local;
 pub mod markdown;
 pub mod reference;
 pub mod remote;

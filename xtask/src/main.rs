@@ -4,7 +4,8 @@
 //!   `grader` binary judge each, then write the gradebook and the summary;
 //! - `bench-grade`: the grading benchmark (a folder of zoo submissions);
 //! - `keys`: record (and review) the answer keys of the fixtures;
-//! - `new-game`: scaffold a reference game and register it.
+//! - `new-game`: scaffold a reference game and register it;
+//! - `handout`: generate the starter workspace students receive for a game.
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -13,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
+mod handout;
 mod keys;
 mod new_game;
 
@@ -73,6 +75,23 @@ enum Cmd {
         /// Accept every new and changed key (then read `git diff`).
         #[arg(long, conflicts_with = "review")]
         accept: bool,
+    },
+    /// Generate the handout of a game: the workspace a student starts from.
+    Handout {
+        /// The game (a section of fixtures/grading.toml).
+        #[arg(long)]
+        game: String,
+        /// Where to write it (default: target/handout/<game>); it must not
+        /// exist, unless --force.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Write into an existing folder, replacing the handout's files.
+        #[arg(long)]
+        force: bool,
+        /// Keep the solutions (only the markers removed): the handout as a
+        /// student who solved it holds it, to check that it passes.
+        #[arg(long)]
+        with_solutions: bool,
     },
     /// Scaffold a new reference game: its crate, a fixture, its registration.
     NewGame {
@@ -155,6 +174,33 @@ fn run(cli: Cli) -> Result<()> {
                 _ => keys::Then::List,
             };
             keys::run(&ws, game.as_deref(), then)
+        }
+        Cmd::Handout {
+            game,
+            out,
+            force,
+            with_solutions,
+        } => {
+            let out = out.unwrap_or_else(|| ws.join("target/handout").join(&game));
+            if !force && out.exists() {
+                bail!(
+                    "{} exists: choose another --out, or --force to write over it",
+                    out.display()
+                );
+            }
+            let solutions = if with_solutions {
+                handout::Solutions::Kept
+            } else {
+                handout::Solutions::Stubbed
+            };
+            let h = handout::plan(&ws, &game, solutions)?;
+            handout::write(&out, &h).with_context(|| format!("writing {}", out.display()))?;
+            println!(
+                "wrote the {game} handout ({} files) in {}",
+                h.files.len(),
+                out.display()
+            );
+            Ok(())
         }
         Cmd::NewGame { name, type_name } => {
             let ty = type_name.unwrap_or_else(|| new_game::type_name(&name));

@@ -5,6 +5,7 @@
 //! hands it to a command written once for every game.
 
 mod analyse;
+#[cfg(feature = "bench")]
 mod bench;
 mod elo;
 mod list;
@@ -40,6 +41,7 @@ enum Command {
     List,
     Solve(solve::Args),
     Perft(perft::Args),
+    #[cfg(feature = "bench")]
     Bench(bench::Args),
     Tournament(tournament::Args),
 }
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Command::List => list::run(),
         Command::Solve(args) => solve::run(&args),
         Command::Perft(args) => perft::run(&args),
+        #[cfg(feature = "bench")]
         Command::Bench(args) => bench::run(&args),
         Command::Tournament(args) => tournament::run(&args),
     };

@@ -1,0 +1,58 @@
+//! The judge in-process, the local check's path: every reference game
+//! passes every check of the course (hidden ones included) when its own
+//! type is judged in this process, through the same `Judge` the grader
+//! runs on a sandboxed driver.
+
+mod common;
+
+use common::workspace;
+use game_api::{Configurable, Game};
+use grader::class::Prepared;
+use grader::config::GradingConfig;
+use grader::judge::{InProcess, Judge};
+use grader::results::TestResult;
+use registry::{visit, Visitor};
+
+struct JudgeInProcess;
+
+impl Visitor for JudgeInProcess {
+    type Output = Vec<TestResult>;
+    fn visit<G: Game + Configurable>(self) -> Vec<TestResult> {
+        let ws = workspace();
+        let fixtures_dir = ws.join("fixtures");
+        let prepared = Prepared::load(
+            &fixtures_dir.join("grading.toml"),
+            G::NAME,
+            &fixtures_dir.join(G::NAME),
+            &ws.join("grader/tests/snapshots"),
+            None,
+        )
+        .unwrap();
+        let judge = Judge {
+            config: &prepared.config,
+            game: &prepared.game,
+            fixtures: &prepared.fixtures,
+            fixtures_dir: &fixtures_dir,
+            laws: prepared.laws,
+        };
+        judge.run(&mut InProcess::<G>::new()).tests
+    }
+}
+
+#[test]
+fn every_reference_game_passes_every_check_hidden_ones_included_when_judged_in_process() {
+    let config = GradingConfig::load(&workspace().join("fixtures/grading.toml")).unwrap();
+    for game in config.games.keys() {
+        let tests = visit(game, JudgeInProcess).unwrap();
+        assert!(
+            tests.iter().any(|t| t.name.starts_with("law: ")),
+            "{game}: no law ran"
+        );
+        let failed: Vec<String> = tests
+            .iter()
+            .filter(|t| !t.passed)
+            .map(|t| format!("{}: {:?}", t.name, t.failure))
+            .collect();
+        assert!(failed.is_empty(), "{game}: {failed:#?}");
+    }
+}
