@@ -9,6 +9,7 @@ use common::workspace;
 use game_api::{Configurable, Game};
 use grader::class::Prepared;
 use grader::config::GradingConfig;
+use grader::fixture::Visibility;
 use grader::judge::{InProcess, Judge};
 use grader::results::TestResult;
 use registry::{visit, Visitor};
@@ -42,6 +43,7 @@ impl Visitor for JudgeInProcess {
 #[test]
 fn every_reference_game_passes_every_check_hidden_ones_included_when_judged_in_process() {
     let config = GradingConfig::load(&workspace().join("fixtures/grading.toml")).unwrap();
+    let mut unseen = 0;
     for game in config.games.keys() {
         let tests = visit(game, JudgeInProcess).unwrap();
         assert!(
@@ -54,5 +56,13 @@ fn every_reference_game_passes_every_check_hidden_ones_included_when_judged_in_p
             .map(|t| format!("{}: {:?}", t.name, t.failure))
             .collect();
         assert!(failed.is_empty(), "{game}: {failed:#?}");
+        unseen += tests
+            .iter()
+            .filter(|t| t.visibility != Visibility::Visible)
+            .count();
     }
+    assert!(
+        unseen > 0,
+        "the course has hidden checks, and they were judged"
+    );
 }

@@ -104,7 +104,8 @@ const SUPPORT: &[&str] = &[
     "grader/driver",
 ];
 
-/// `text` (the file `path`) with its solution regions stubbed or kept.
+/// `text` (the file `path`) with its solution regions stubbed or kept, and
+/// how many regions it has.
 ///
 /// ```text
 /// strip("fn f() -> u8 {\n    // BEGIN SOLUTION: one\n    1\n    // END SOLUTION\n}\n")
