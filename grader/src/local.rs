@@ -37,19 +37,34 @@ pub fn check<G: Game + Configurable>(
     root: &Path,
     only: Option<&str>,
 ) -> Result<SubmissionResult, SetupError> {
-    let fixtures_dir = root.join(FIXTURES);
-    let prepared = Prepared::load(
-        &fixtures_dir.join("grading.toml"),
-        G::NAME,
-        &fixtures_dir.join(G::NAME),
-        &fixtures_dir.join("keys"),
+    let fixtures = root.join(FIXTURES);
+    judge::<G>(
+        &fixtures.join("grading.toml"),
+        &fixtures,
+        &fixtures.join("keys"),
         only,
-    )?;
+    )
+}
+
+/// Judges the game type `G` in this process with the settings `config`,
+/// the fixtures of `fixtures/<game>/` and the answer keys in `keys`: what
+/// [`check`] runs on a handout, and what the course's tests run on the
+/// reference games with every fixture, hidden ones included.
+///
+/// # Errors
+/// [`SetupError`] when the settings, a fixture or a key cannot be used.
+pub fn judge<G: Game + Configurable>(
+    config: &Path,
+    fixtures: &Path,
+    keys: &Path,
+    only: Option<&str>,
+) -> Result<SubmissionResult, SetupError> {
+    let prepared = Prepared::load(config, G::NAME, &fixtures.join(G::NAME), keys, only)?;
     let judge = Judge {
         config: &prepared.config,
         game: &prepared.game,
         fixtures: &prepared.fixtures,
-        fixtures_dir: &fixtures_dir,
+        fixtures_dir: fixtures,
         laws: prepared.laws,
     };
     let hook = std::panic::take_hook();

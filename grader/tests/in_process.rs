@@ -1,16 +1,14 @@
-//! The judge in-process, the local check's path: every reference game
-//! passes every check of the course (hidden ones included) when its own
-//! type is judged in this process, through the same `Judge` the grader
-//! runs on a sandboxed driver.
+//! The judge in-process, the local check's path (`grader::local::judge`):
+//! every reference game passes every check of the course (hidden ones
+//! included) when its own type is judged in this process, through the same
+//! `Judge` the grader runs on a sandboxed driver.
 
 mod common;
 
 use common::workspace;
 use game_api::{Configurable, Game};
-use grader::class::Prepared;
 use grader::config::GradingConfig;
 use grader::fixture::Visibility;
-use grader::judge::{InProcess, Judge};
 use grader::results::TestResult;
 use registry::{visit, Visitor};
 
@@ -20,23 +18,14 @@ impl Visitor for JudgeInProcess {
     type Output = Vec<TestResult>;
     fn visit<G: Game + Configurable>(self) -> Vec<TestResult> {
         let ws = workspace();
-        let fixtures_dir = ws.join("fixtures");
-        let prepared = Prepared::load(
-            &fixtures_dir.join("grading.toml"),
-            G::NAME,
-            &fixtures_dir.join(G::NAME),
+        grader::local::judge::<G>(
+            &ws.join("fixtures/grading.toml"),
+            &ws.join("fixtures"),
             &ws.join("grader/tests/snapshots"),
             None,
         )
-        .unwrap();
-        let judge = Judge {
-            config: &prepared.config,
-            game: &prepared.game,
-            fixtures: &prepared.fixtures,
-            fixtures_dir: &fixtures_dir,
-            laws: prepared.laws,
-        };
-        judge.run(&mut InProcess::<G>::new()).tests
+        .unwrap()
+        .tests
     }
 }
 

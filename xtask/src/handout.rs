@@ -349,11 +349,26 @@ pub fn plan(ws: &Path, game: &str, solutions: Solutions) -> Result<Handout, Hand
     Ok(Handout { files })
 }
 
-/// Writes the handout's files under `out`.
+/// Writes the handout's files under `out`. Whatever `out` held before is
+/// removed first, but its `target/` (the build cache): no file of an older
+/// handout (a fixture since made hidden...) can stay behind.
 ///
 /// # Errors
-/// The first file that cannot be written.
+/// The first file that cannot be removed or written.
 pub fn write(out: &Path, handout: &Handout) -> std::io::Result<()> {
+    if out.exists() {
+        for entry in std::fs::read_dir(out)? {
+            let path = entry?.path();
+            if path.file_name() == Some("target".as_ref()) {
+                continue;
+            }
+            if path.is_dir() && !path.is_symlink() {
+                std::fs::remove_dir_all(&path)?;
+            } else {
+                std::fs::remove_file(&path)?;
+            }
+        }
+    }
     for (path, bytes) in &handout.files {
         let path = out.join(path);
         if let Some(dir) = path.parent() {

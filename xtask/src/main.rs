@@ -85,7 +85,7 @@ enum Cmd {
         /// exist, unless --force.
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Write into an existing folder, replacing the handout's files.
+        /// Replace an existing folder's contents (all but its target/).
         #[arg(long)]
         force: bool,
         /// Keep the solutions (only the markers removed): the handout as a
@@ -184,7 +184,7 @@ fn run(cli: Cli) -> Result<()> {
             let out = out.unwrap_or_else(|| ws.join("target/handout").join(&game));
             if !force && out.exists() {
                 bail!(
-                    "{} exists: choose another --out, or --force to write over it",
+                    "{} exists: choose another --out, or --force to replace what it holds (all but target/)",
                     out.display()
                 );
             }
