@@ -1,25 +1,32 @@
-//! Judging one built submission: every fixture and every conformance law,
-//! each in a fresh driver process, each with its own time limit.
+//! Judging one submission: every fixture and every conformance law, each
+//! on a fresh game, each with its own time limit.
 //!
-//! Every verdict is computed here, in the grader: the fixture walk, the
-//! course's minimax and the laws of `game-api` run on a
-//! [`RemoteGame`](crate::remote::RemoteGame) whose methods ask the driver.
-//! A test's failure (a wrong answer, a panic, a crash, a timeout) never
-//! affects the other tests: the next test starts a new process.
+//! Every verdict is computed here: the fixture walk, the course's minimax
+//! and the laws of `game-api` run in this process, on the games a
+//! [`Subject`] provides. The grader's subject is [`Sandboxed`]: each game is
+//! a [`RemoteGame`](crate::remote::RemoteGame) whose methods ask a fresh
+//! driver process in the sandbox. A student's local check (`cargo xtask
+//! check` in the handout) judges their own type in-process with
+//! [`InProcess`], through this same code, so it reports exactly what the
+//! grader would on the same fixtures. A test's failure (a wrong answer, a
+//! panic, a crash, a timeout) never affects the other tests: the next test
+//! starts a new game (and, sandboxed, a new process).
 
 use crate::config::{GameConfig, GradingConfig};
 use crate::fixture::{Fixture, Visibility};
-use crate::key::{options_refused, walk, AnswerKey};
+use crate::key::{options_refused, panic_text, walk, AnswerKey};
 use crate::remote::{NotBuilt, RemoteGame};
 use crate::results::{relative, Origin, TestResult};
 use crate::sandbox::{Driver, Sandbox};
 use game_api::conformance::{check_law, KitConfig, LAWS};
-use game_api::Options;
+use game_api::{Configurable, Game, Options};
 use serde::{Deserialize, Serialize};
+use std::marker::PhantomData;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::time::Duration;
 
-/// What a judge needs besides the driver binary.
+/// What a judge needs besides the games under test.
 pub struct Judge<'a> {
     /// The settings.
     pub config: &'a GradingConfig,
@@ -31,10 +38,6 @@ pub struct Judge<'a> {
     pub fixtures_dir: &'a Path,
     /// Whether to run the laws (false when `--only` names a tag no law has).
     pub laws: bool,
-    /// Parent folder of the scratch directories.
-    pub scratch: &'a Path,
-    /// The launcher of the sandbox (the `grader` binary).
-    pub launcher: &'a Path,
 }
 
 /// What one judged submission got.
@@ -42,62 +45,244 @@ pub struct Judge<'a> {
 pub struct Judged {
     /// One result per test.
     pub tests: Vec<TestResult>,
-    /// How the driver's sandbox stood: `fully enforced`, or what did not hold.
+    /// How the tests were isolated: sandboxed, `fully enforced` or what did
+    /// not hold; in-process, says so.
     pub sandbox: String,
 }
 
-impl Judge<'_> {
-    /// Runs every fixture and law against `driver`.
-    #[must_use]
-    pub fn run(&self, driver: &Path) -> Judged {
-        let mut sandbox = String::from("unknown (no test started a process)");
-        let mut tests = Vec::new();
-        for (i, (fixture, key)) in self.fixtures.iter().enumerate() {
-            tests.push(self.fixture(driver, i, fixture, key, &mut sandbox));
-        }
-        if self.laws {
-            for (i, law) in LAWS.iter().enumerate() {
-                tests.push(self.law(driver, self.fixtures.len() + i, law, &mut sandbox));
-            }
-        }
-        Judged { tests, sandbox }
-    }
-
-    /// Starts a driver in a fresh scratch directory and builds its game.
+/// Where the games under judgement come from: a fresh game for each test.
+pub trait Subject {
+    /// The game under test.
+    type Game: Game;
+    /// Builds the game of one test with `options`; `test` names the test
+    /// (unique in a run) and `limit` is its wall-clock limit.
+    ///
+    /// # Errors
+    /// [`NotStarted`] when the game refuses the options or cannot start.
     fn start(
-        &self,
-        driver: &Path,
-        scratch: &str,
-        limit_ms: u64,
+        &mut self,
+        test: &str,
+        limit: Duration,
         options: &Options,
-        sandbox: &mut String,
-    ) -> Result<RemoteGame, (NotBuilt, Option<Box<Driver>>)> {
+    ) -> Result<Self::Game, NotStarted>;
+    /// Why the game's process stopped during the test, if it did.
+    fn stopped(&self, game: &Self::Game) -> Option<String>;
+    /// Ends a failed test: the first lines the program printed, if any.
+    fn printed(&mut self, game: &Self::Game) -> Option<String>;
+    /// How the tests were isolated, as [`Judged::sandbox`] records it.
+    fn isolation(&self) -> String;
+}
+
+/// A game that could not be built for a test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotStarted {
+    /// `from_options` refused the options (or panicked on them).
+    Refused {
+        /// Its message.
+        message: String,
+        /// What the program printed, if anything.
+        printed: Option<String>,
+    },
+    /// The game's process failed.
+    Failed {
+        /// How, in words.
+        failure: String,
+        /// What the program printed, if anything.
+        printed: Option<String>,
+    },
+}
+
+/// The grader's subject: each test's game is a
+/// [`RemoteGame`](crate::remote::RemoteGame) in a fresh driver process,
+/// started through the sandbox launcher.
+pub struct Sandboxed<'a> {
+    /// The built driver.
+    pub driver: &'a Path,
+    /// The launcher of the sandbox (the `grader` binary).
+    pub launcher: &'a Path,
+    /// Parent folder of the scratch directories.
+    pub scratch: &'a Path,
+    /// The settings (for the process limits).
+    pub config: &'a GradingConfig,
+    /// What the last sandbox enforced.
+    enforced: String,
+}
+
+impl<'a> Sandboxed<'a> {
+    /// The subject of `driver`, started by `launcher` under `config`'s limits.
+    #[must_use]
+    pub fn new(
+        driver: &'a Path,
+        launcher: &'a Path,
+        scratch: &'a Path,
+        config: &'a GradingConfig,
+    ) -> Self {
+        Sandboxed {
+            driver,
+            launcher,
+            scratch,
+            config,
+            enforced: String::from("unknown (no test started a process)"),
+        }
+    }
+}
+
+impl Subject for Sandboxed<'_> {
+    type Game = RemoteGame;
+
+    fn start(
+        &mut self,
+        test: &str,
+        limit: Duration,
+        options: &Options,
+    ) -> Result<RemoteGame, NotStarted> {
         let d = Driver::start(
             &Sandbox {
                 launcher: self.launcher.to_owned(),
                 limits: self.config.limits(),
             },
-            driver,
-            &self.scratch.join(scratch),
-            Duration::from_millis(limit_ms),
+            self.driver,
+            &self.scratch.join(test),
+            limit,
         )
-        .map_err(|f| (NotBuilt::Failed(f), None))?;
+        .map_err(|f| NotStarted::Failed {
+            failure: f.to_string(),
+            printed: None,
+        })?;
         let weak = d.report().weaknesses();
-        *sandbox = if weak.is_empty() {
+        self.enforced = if weak.is_empty() {
             "fully enforced".to_owned()
         } else {
             weak.join("; ")
         };
-        RemoteGame::new(d, options).map_err(|(why, d)| (why, Some(d)))
+        RemoteGame::new(d, options).map_err(|(why, mut d)| {
+            let printed = printed(&d.finish());
+            match why {
+                NotBuilt::Refused(message) => NotStarted::Refused { message, printed },
+                NotBuilt::Failed(f) => NotStarted::Failed {
+                    failure: f.to_string(),
+                    printed,
+                },
+            }
+        })
     }
 
-    fn fixture(
+    fn stopped(&self, game: &RemoteGame) -> Option<String> {
+        game.failure().map(|f| f.to_string())
+    }
+
+    fn printed(&mut self, game: &RemoteGame) -> Option<String> {
+        printed(&game.finish())
+    }
+
+    fn isolation(&self) -> String {
+        self.enforced.clone()
+    }
+}
+
+/// A student's local check: the game type `G` itself, built in this
+/// process for each test. No sandbox and no time limit: it is the
+/// student's own code on their own machine.
+///
+/// ```
+/// use grader::judge::{InProcess, Subject};
+/// # use game_api::{Configurable, Game, IllegalMove, OptionSpec, Options, OptionsError, ParseMoveError, Player, Status, Value};
+/// # #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)] struct S;
+/// # struct G;
+/// # impl Game for G {
+/// #     type State = S; type Move = u8;
+/// #     fn initial_state(&self) -> S { S }
+/// #     fn legal_moves(&self, _: &S) -> Vec<u8> { vec![] }
+/// #     fn next_state(&self, _: &S, m: &u8) -> Result<S, IllegalMove> { Err(IllegalMove::new(m.to_string(), "none")) }
+/// #     fn game_status(&self, _: &S) -> Status { Status::Draw }
+/// #     fn estimate_value(&self, _: &S) -> Value { 0 }
+/// #     fn string_of_state(&self, _: &S) -> String { String::new() }
+/// #     fn string_of_move(&self, m: &u8) -> String { m.to_string() }
+/// #     fn move_of_string(&self, t: &str) -> Result<u8, ParseMoveError> { Err(ParseMoveError::new(t, "none")) }
+/// #     fn max_game_length(&self) -> usize { 0 }
+/// # }
+/// # impl Configurable for G {
+/// #     const NAME: &'static str = "g";
+/// #     fn option_specs() -> Vec<OptionSpec> { vec![] }
+/// #     fn from_options(o: &Options) -> Result<Self, OptionsError> { o.check_known(&[])?; Ok(G) }
+/// #     fn options(&self) -> Options { Options::new() }
+/// #     fn notation() -> &'static str { "" }
+/// #     fn rules() -> &'static str { "" }
+/// # }
+/// let mut subject = InProcess::<G>::new();
+/// assert!(subject.start("test-0", std::time::Duration::MAX, &Options::new()).is_ok());
+/// ```
+pub struct InProcess<G>(PhantomData<fn() -> G>);
+
+impl<G> InProcess<G> {
+    /// The subject of the game type `G`.
+    #[must_use]
+    pub fn new() -> Self {
+        InProcess(PhantomData)
+    }
+}
+
+impl<G> Default for InProcess<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: Game + Configurable> Subject for InProcess<G> {
+    type Game = G;
+
+    fn start(&mut self, _test: &str, _limit: Duration, options: &Options) -> Result<G, NotStarted> {
+        match catch_unwind(AssertUnwindSafe(|| G::from_options(options))) {
+            Ok(Ok(game)) => Ok(game),
+            Ok(Err(e)) => Err(NotStarted::Refused {
+                message: e.to_string(),
+                printed: None,
+            }),
+            Err(payload) => Err(NotStarted::Refused {
+                message: format!("from_options panicked: {}", panic_text(&*payload)),
+                printed: None,
+            }),
+        }
+    }
+
+    fn stopped(&self, _game: &G) -> Option<String> {
+        None
+    }
+
+    fn printed(&mut self, _game: &G) -> Option<String> {
+        None
+    }
+
+    fn isolation(&self) -> String {
+        "none: judged in this process (a local check)".to_owned()
+    }
+}
+
+impl Judge<'_> {
+    /// Runs every fixture and law on the games of `subject`.
+    #[must_use]
+    pub fn run<S: Subject>(&self, subject: &mut S) -> Judged {
+        let mut tests = Vec::new();
+        for (i, (fixture, key)) in self.fixtures.iter().enumerate() {
+            tests.push(self.fixture(subject, i, fixture, key));
+        }
+        if self.laws {
+            for (i, law) in LAWS.iter().enumerate() {
+                tests.push(self.law(subject, self.fixtures.len() + i, law));
+            }
+        }
+        Judged {
+            tests,
+            sandbox: subject.isolation(),
+        }
+    }
+
+    fn fixture<S: Subject>(
         &self,
-        driver: &Path,
+        subject: &mut S,
         index: usize,
         f: &Fixture,
         key: &AnswerKey,
-        sandbox: &mut String,
     ) -> TestResult {
         let file = relative(&f.path, self.fixtures_dir);
         let mut result = TestResult {
@@ -118,25 +303,22 @@ impl Judge<'_> {
                 version: f.version.clone(),
             },
         };
-        let started = self.start(
-            driver,
+        let started = subject.start(
             &format!("test-{index}"),
-            self.config.time_limit_ms,
+            Duration::from_millis(self.config.time_limit_ms),
             &f.options,
-            sandbox,
         );
         let (departure, printed) = match started {
             Ok(game) => match walk(f, &game, |n, _, o| key.compare(n, o), |_, _, _| {}) {
                 Ok(()) => (None, None),
-                Err(d) => (Some(d), printed(&game.finish())),
+                Err(d) => (Some(d), subject.printed(&game)),
             },
-            Err((NotBuilt::Refused(message), d)) => (
-                Some(options_refused(f, &message)),
-                d.and_then(|mut d| printed(&d.finish())),
-            ),
-            Err((NotBuilt::Failed(failure), d)) => {
-                result.failure = Some(failure.to_string());
-                result.printed = d.and_then(|mut d| printed(&d.finish()));
+            Err(NotStarted::Refused { message, printed }) => {
+                (Some(options_refused(f, &message)), printed)
+            }
+            Err(NotStarted::Failed { failure, printed }) => {
+                result.failure = Some(failure);
+                result.printed = printed;
                 return result;
             }
         };
@@ -173,13 +355,7 @@ impl Judge<'_> {
         sets
     }
 
-    fn law(
-        &self,
-        driver: &Path,
-        index: usize,
-        law: &'static str,
-        sandbox: &mut String,
-    ) -> TestResult {
+    fn law<S: Subject>(&self, subject: &mut S, index: usize, law: &'static str) -> TestResult {
         let (seed, cases) = (self.config.seed, self.config.law_cases);
         let mut sets = self.law_option_sets();
         if law == HOOKS_LAW {
@@ -222,30 +398,21 @@ impl Judge<'_> {
                     format!("with the options `{options}`: {message}")
                 }
             };
-            let failure = match self.start(
-                driver,
+            let failure = match subject.start(
                 &scratch,
-                self.config.law_time_limit_ms,
+                Duration::from_millis(self.config.law_time_limit_ms),
                 options,
-                sandbox,
             ) {
                 Ok(game) => {
                     let cases = if k == 0 { cases } else { other_cases(cases) };
                     let verdict = check_law(&game, law, &KitConfig { cases, seed });
-                    let failure = match game.failure() {
-                        Some(stopped) => Some(stopped.to_string()),
-                        None => verdict.failure,
-                    };
-                    failure.map(|f| (f, printed(&game.finish())))
+                    let failure = subject.stopped(&game).or(verdict.failure);
+                    failure.map(|f| (f, subject.printed(&game)))
                 }
-                Err((NotBuilt::Refused(message), d)) => Some((
-                    format!("from_options refused them: {message}"),
-                    d.and_then(|mut d| printed(&d.finish())),
-                )),
-                Err((NotBuilt::Failed(failure), d)) => Some((
-                    failure.to_string(),
-                    d.and_then(|mut d| printed(&d.finish())),
-                )),
+                Err(NotStarted::Refused { message, printed }) => {
+                    Some((format!("from_options refused them: {message}"), printed))
+                }
+                Err(NotStarted::Failed { failure, printed }) => Some((failure, printed)),
             };
             if let Some((failure, printed)) = failure {
                 let cases = if k == 0 { cases } else { other_cases(cases) };

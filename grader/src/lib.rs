@@ -22,6 +22,8 @@
 //! - [`submission`]: vetting and staging submissions; [`build`]: building
 //!   them in the sandbox; [`cpu`]: the computing time all limits are on;
 //! - [`gradescope`]: one Gradescope upload, whatever its shape, graded into `results.json`;
+//! - [`local`]: the student's local check in a handout: the same judge
+//!   and report, on their own game type in-process;
 //! - [`report`]: `results.json` (Gradescope), feedback in Markdown, the CSV
 //!   gradebook and the terminal summary; [`markdown`]: rendering text that
 //!   comes from a student's process safely (fences, escaping, cutting).
@@ -37,6 +39,7 @@ pub mod fixture;
 pub mod gradescope;
 pub mod judge;
 pub mod key;
+pub mod local;
 pub mod markdown;
 pub mod reference;
 pub mod remote;

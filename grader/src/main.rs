@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use grader::class::{grade_class, Prepared};
 use grader::gradescope::{grade_upload, Autograder};
-use grader::judge::Judge;
+use grader::judge::{Judge, Sandboxed};
 use grader::report::{write_atomic, SubmissionResult};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -207,10 +207,13 @@ fn judge(args: Judged) -> anyhow::Result<()> {
         fixtures: &prepared.fixtures,
         fixtures_dir: &fixtures,
         laws: prepared.laws,
-        scratch: &scratch,
-        launcher: &launcher,
     };
-    let judged = judge.run(&driver);
+    let judged = judge.run(&mut Sandboxed::new(
+        &driver,
+        &launcher,
+        &scratch,
+        &prepared.config,
+    ));
     let mut result = SubmissionResult::new(
         &student,
         &game,

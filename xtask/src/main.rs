@@ -7,6 +7,7 @@
 //! - `new-game`: scaffold a reference game and register it;
 //! - `gradescope`: the autograder zip for Gradescope;
 //! - `classroom`: the GitHub Classroom autograding workflow.
+//! - `handout`: generate the starter workspace students receive for a game.
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -17,6 +18,7 @@ use std::time::{Duration, Instant};
 
 mod classroom;
 mod gradescope;
+mod handout;
 mod keys;
 mod new_game;
 
@@ -83,6 +85,23 @@ enum Cmd {
         /// Accept every new and changed key (then read `git diff`).
         #[arg(long, conflicts_with = "review")]
         accept: bool,
+    },
+    /// Generate the handout of a game: the workspace a student starts from.
+    Handout {
+        /// The game (a section of fixtures/grading.toml).
+        #[arg(long)]
+        game: String,
+        /// Where to write it (default: target/handout/<game>); it must not
+        /// exist, unless --force.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Replace an existing folder's contents (all but its target/).
+        #[arg(long)]
+        force: bool,
+        /// Keep the solutions (only the markers removed): the handout as a
+        /// student who solved it holds it, to check that it passes.
+        #[arg(long)]
+        with_solutions: bool,
     },
     /// Scaffold a new reference game: its crate, a fixture, its registration.
     NewGame {
@@ -199,6 +218,33 @@ fn run(cli: Cli) -> Result<()> {
                 _ => keys::Then::List,
             };
             keys::run(&ws, game.as_deref(), then)
+        }
+        Cmd::Handout {
+            game,
+            out,
+            force,
+            with_solutions,
+        } => {
+            let out = out.unwrap_or_else(|| ws.join("target/handout").join(&game));
+            if !force && out.exists() {
+                bail!(
+                    "{} exists: choose another --out, or --force to replace what it holds (all but target/)",
+                    out.display()
+                );
+            }
+            let solutions = if with_solutions {
+                handout::Solutions::Kept
+            } else {
+                handout::Solutions::Stubbed
+            };
+            let h = handout::plan(&ws, &game, solutions)?;
+            handout::write(&out, &h).with_context(|| format!("writing {}", out.display()))?;
+            println!(
+                "wrote the {game} handout ({} files) in {}",
+                h.files.len(),
+                out.display()
+            );
+            Ok(())
         }
         Cmd::NewGame { name, type_name } => {
             let ty = type_name.unwrap_or_else(|| new_game::type_name(&name));
@@ -396,13 +442,14 @@ fn replay_rate(ws: &Path, game: &str, run: &ClassRun, student: Option<&str>) -> 
         fixtures: &prepared.fixtures,
         fixtures_dir: &run.fixtures_dir,
         laws: false,
-        scratch: &run.build_dir.join("scratch/bench"),
-        launcher: &run.grader_bin,
     };
+    let scratch = run.build_dir.join("scratch/bench");
+    let mut subject =
+        grader::judge::Sandboxed::new(&driver, &run.grader_bin, &scratch, &prepared.config);
     const ROUNDS: usize = 5;
     let start = Instant::now();
     for _ in 0..ROUNDS {
-        let judged = judge.run(&driver);
+        let judged = judge.run(&mut subject);
         if let Some(t) = judged.tests.iter().find(|t| !t.passed) {
             bail!(
                 "{student} failed {} while benchmarking: pick a correct submission",

@@ -15,6 +15,7 @@
 //! options and hands it to a command written once for every game.
 
 mod analyse;
+#[cfg(feature = "bench")]
 mod bench;
 mod elo;
 mod list;
@@ -52,6 +53,7 @@ enum Command {
     List,
     Solve(solve::Args),
     Perft(perft::Args),
+    #[cfg(feature = "bench")]
     Bench(bench::Args),
     Tournament(tournament::Args),
 }
@@ -81,7 +83,11 @@ pub fn main() -> ExitCode {
 /// ```
 #[must_use]
 pub fn main_for<G: Game + Configurable>() -> ExitCode {
-    let mut command = Cli::command().mut_subcommand("bench", |c| c.hide(true));
+    let mut command = Cli::command();
+    #[cfg(feature = "bench")]
+    {
+        command = command.mut_subcommand("bench", |c| c.hide(true));
+    }
     for name in NAMING_A_GAME {
         command = command.mut_subcommand(name, |c| {
             c.mut_arg("game", |a| {
@@ -93,6 +99,7 @@ pub fn main_for<G: Game + Configurable>() -> ExitCode {
         });
     }
     let cli = Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
+    #[cfg(feature = "bench")]
     if matches!(cli.command, Command::Bench(_)) {
         eprintln!(
             "error: `bench` measures the course's Connect-4 engine: run it from the course's `games`"
@@ -113,6 +120,7 @@ fn run(games: impl Games, cli: Cli) -> ExitCode {
         Command::List => list::run(games),
         Command::Solve(args) => solve::run(&args, games),
         Command::Perft(args) => perft::run(&args, games),
+        #[cfg(feature = "bench")]
         Command::Bench(args) => bench::run(&args),
         Command::Tournament(args) => tournament::run(&args, games),
     };

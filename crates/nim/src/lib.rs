@@ -382,16 +382,21 @@ impl Game for Nim {
     type Move = NimMove;
 
     fn initial_state(&self) -> NimState {
+        // BEGIN SOLUTION: the start position is kept in the game (`self.start`)
         self.start
+        // END SOLUTION
     }
 
     fn legal_moves(&self, state: &NimState) -> Vec<NimMove> {
+        // BEGIN SOLUTION: every take from 1 to the limit from every nonempty pile, pile by pile
         let mut moves = Vec::new();
         self.legal_moves_into(state, &mut moves);
         moves
+        // END SOLUTION
     }
 
     fn next_state(&self, state: &NimState, mv: &NimMove) -> Result<NimState, IllegalMove> {
+        // BEGIN SOLUTION: refuse a move the rules forbid with IllegalMove, else take the stones and pass the turn
         let illegal = |reason: String| IllegalMove::new(self.string_of_move(mv), reason);
         if state.is_empty() {
             return Err(illegal("the game is over: every pile is empty".to_owned()));
@@ -424,23 +429,29 @@ impl Game for Nim {
         next.piles[index] = n - mv.take();
         next.to_move = state.to_move.other();
         Ok(next)
+        // END SOLUTION
     }
 
     fn game_status(&self, state: &NimState) -> Status {
+        // BEGIN SOLUTION: over when every pile is empty; who wins depends on the rule
         match (state.is_empty(), self.rule) {
             (false, _) => Status::Ongoing(state.to_move),
             // The player who took the last stone is the one who just moved.
             (true, Rule::Normal) => Status::Win(state.to_move.other()),
             (true, Rule::Misere) => Status::Win(state.to_move),
         }
+        // END SOLUTION
     }
 
     /// Nim has no heuristic here: every unfinished position is `0`.
     fn estimate_value(&self, _state: &NimState) -> Value {
+        // BEGIN SOLUTION: no heuristic is needed for Nim: a constant strictly between a loss and a win
         0
+        // END SOLUTION
     }
 
     fn string_of_state(&self, state: &NimState) -> String {
+        // BEGIN SOLUTION: the rule and limit, one line per pile, then whose turn it is or who won
         let width = state
             .piles()
             .iter()
@@ -472,17 +483,21 @@ impl Game for Nim {
             Status::Draw => text.push_str("Draw"),
         }
         text
+        // END SOLUTION
     }
 
     fn string_of_move(&self, mv: &NimMove) -> String {
+        // BEGIN SOLUTION: the take alone with one pile, `pile:take` with several
         if self.several_piles() || mv.pile != 0 {
             format!("{}:{}", mv.pile(), mv.take)
         } else {
             mv.take.to_string()
         }
+        // END SOLUTION
     }
 
     fn move_of_string(&self, text: &str) -> Result<NimMove, ParseMoveError> {
+        // BEGIN SOLUTION: read `take`, `pile:take` or `pile take`; anything else is a ParseMoveError naming the problem
         let fail = |reason: String| ParseMoveError::new(text, reason);
         let trimmed = text.trim();
         if trimmed.is_empty() {
@@ -547,15 +562,19 @@ impl Game for Nim {
             }
         };
         NimMove::new(pile, take).ok_or_else(|| fail(self.expected().to_owned()))
+        // END SOLUTION
     }
 
     /// Every move takes at least one stone, so a game lasts at most as many
     /// moves as there are stones.
     fn max_game_length(&self) -> usize {
+        // BEGIN SOLUTION: every move takes at least one stone
         let total: u64 = self.start.piles().iter().map(|&n| u64::from(n)).sum();
         usize::try_from(total).unwrap_or(usize::MAX)
+        // END SOLUTION
     }
 
+    // BEGIN SOLUTION
     /// Fills `out` without allocating (once it has room): pile by pile, the
     /// smaller takes first.
     fn legal_moves_into(&self, state: &NimState, out: &mut Vec<NimMove>) {
@@ -565,6 +584,7 @@ impl Game for Nim {
             out.extend(takes.map(|take| NimMove { pile: index, take }));
         }
     }
+    // END SOLUTION
 }
 
 impl Configurable for Nim {

@@ -195,17 +195,20 @@ impl Game for TicTacToe {
 
     /// The empty board, `X` (player 1) to move.
     fn initial_state(&self) -> Board {
+        // BEGIN SOLUTION: an empty board of the game's size, X to move
         Board {
             cells: vec![None; self.rows * self.cols],
             to_move: Player::P1,
             winner: None,
             filled: 0,
         }
+        // END SOLUTION
     }
 
     /// The empty squares, row by row from the bottom (`a1`, `b1`, ...); none
     /// once someone has a line or the board is full.
     fn legal_moves(&self, state: &Board) -> Vec<Square> {
+        // BEGIN SOLUTION: every empty square while the game goes on, none once it is over
         if state.winner.is_some() {
             return Vec::new();
         }
@@ -217,9 +220,11 @@ impl Game for TicTacToe {
                 row: row as u8,
             })
             .collect()
+        // END SOLUTION
     }
 
     fn next_state(&self, state: &Board, mv: &Square) -> Result<Board, IllegalMove> {
+        // BEGIN SOLUTION: refuse a square off the board or taken, or any move once the game is over; else mark it and pass the turn
         let illegal = |reason: String| Err(IllegalMove::new(self.string_of_move(mv), reason));
         if state.winner.is_some() || state.filled == state.cells.len() {
             return illegal("the game is over".to_owned());
@@ -245,19 +250,24 @@ impl Game for TicTacToe {
         }
         next.to_move = state.to_move.other();
         Ok(next)
+        // END SOLUTION
     }
 
     fn game_status(&self, state: &Board) -> Status {
+        // BEGIN SOLUTION: a win for whoever has k in a row (across, down or diagonally), a draw on a full board
         match state.winner {
             Some(p) => Status::Win(p),
             None if state.filled == state.cells.len() => Status::Draw,
             None => Status::Ongoing(state.to_move),
         }
+        // END SOLUTION
     }
 
     /// 0: no guess (payoffs are +1 and -1, so an estimate must be 0).
     fn estimate_value(&self, _state: &Board) -> Value {
+        // BEGIN SOLUTION: a constant strictly between a loss and a win is enough
         0
+        // END SOLUTION
     }
 
     fn string_of_player(&self, player: Player) -> String {
@@ -271,6 +281,7 @@ impl Game for TicTacToe {
     /// for empty squares, the column letters beneath, then whose turn it is
     /// or the result.
     fn string_of_state(&self, state: &Board) -> String {
+        // BEGIN SOLUTION: draw the board with row numbers and column letters, then whose turn it is or who won
         let width = self.rows.to_string().len();
         let mut out = String::new();
         for row in (0..self.rows).rev() {
@@ -289,16 +300,20 @@ impl Game for TicTacToe {
             Status::Ongoing(p) => format!("{} to move", self.string_of_player(p)),
         };
         out
+        // END SOLUTION
     }
 
     fn string_of_move(&self, mv: &Square) -> String {
+        // BEGIN SOLUTION: the column letter, then the row number from 1 at the bottom (`b2`)
         format!("{}{}", char::from(b'a' + mv.col), u32::from(mv.row) + 1)
+        // END SOLUTION
     }
 
     /// A column letter then a row number (`b2`); capitals and spaces around
     /// or between them are accepted. Any letter `a`-`z` and row `1`-`99`
     /// parses; a square off the board is refused by `next_state`.
     fn move_of_string(&self, text: &str) -> Result<Square, ParseMoveError> {
+        // BEGIN SOLUTION: read a letter and a number (capitals and spaces allowed); anything else is a ParseMoveError naming the problem
         const EXPECTED: &str =
             "expected a square: a column letter then a row number, e.g. b2 (a1 is bottom-left)";
         let err = |why: &str| Err(ParseMoveError::new(text, why));
@@ -322,10 +337,13 @@ impl Game for TicTacToe {
             col: letter.to_ascii_lowercase() as u8 - b'a',
             row: row - 1,
         })
+        // END SOLUTION
     }
 
     fn max_game_length(&self) -> usize {
+        // BEGIN SOLUTION: every move fills one square
         self.rows * self.cols
+        // END SOLUTION
     }
 }
 

@@ -249,16 +249,21 @@ impl Game for YuckyChocolate {
     type Move = Break;
 
     fn initial_state(&self) -> Bar {
+        // BEGIN SOLUTION: the whole bar, as the options set it, player 1 to move
         self.start
+        // END SOLUTION
     }
 
     fn legal_moves(&self, bar: &Bar) -> Vec<Break> {
+        // BEGIN SOLUTION: every row break and every column break that leaves the yucky square
         let mut moves = Vec::new();
         self.legal_moves_into(bar, &mut moves);
         moves
+        // END SOLUTION
     }
 
     fn next_state(&self, bar: &Bar, mv: &Break) -> Result<Bar, IllegalMove> {
+        // BEGIN SOLUTION: refuse a break that eats the yucky square or more than the bar has, else eat it and pass the turn
         let illegal = |reason: String| IllegalMove::new(mv.to_string(), reason);
         if bar.only_the_yucky_square() {
             return Err(illegal(
@@ -284,26 +289,32 @@ impl Game for YuckyChocolate {
         }
         next.to_move = bar.to_move.other();
         Ok(next)
+        // END SOLUTION
     }
 
     /// Over exactly when only the yucky square is left: the player to move
     /// must eat it, so the other player wins.
     fn game_status(&self, bar: &Bar) -> Status {
+        // BEGIN SOLUTION: over when only the yucky square is left: the player to move must eat it and loses
         if bar.only_the_yucky_square() {
             Status::Win(bar.to_move.other())
         } else {
             Status::Ongoing(bar.to_move)
         }
+        // END SOLUTION
     }
 
     /// No heuristic here: every unfinished position is `0`.
     fn estimate_value(&self, _bar: &Bar) -> Value {
+        // BEGIN SOLUTION: a constant strictly between a loss and a win is enough
         0
+        // END SOLUTION
     }
 
     /// The bar, top row first, with `#` for chocolate and `X` for the yucky
     /// square (bottom left), then whose turn it is.
     fn string_of_state(&self, bar: &Bar) -> String {
+        // BEGIN SOLUTION: draw the bar, the yucky square marked, then whose turn it is or who won
         let mut text = format!(
             "Yucky chocolate: {} by {}\n",
             plural(bar.rows, "row"),
@@ -331,15 +342,19 @@ impl Game for YuckyChocolate {
             Status::Draw => text.push_str("Draw"),
         }
         text
+        // END SOLUTION
     }
 
     fn string_of_move(&self, mv: &Break) -> String {
+        // BEGIN SOLUTION: `R n` eats n rows from the top, `C n` n columns from the right
         mv.to_string()
+        // END SOLUTION
     }
 
     /// Reads `R 3` / `C 2`, forgiving about case and spaces (`r3`, ` c  2 `);
     /// `row`, `rows`, `col`, `cols`, `column` and `columns` work as well.
     fn move_of_string(&self, text: &str) -> Result<Break, ParseMoveError> {
+        // BEGIN SOLUTION: read `R n` or `C n` (any case, spaces allowed); anything else is a ParseMoveError naming the problem
         let fail = |reason: String| ParseMoveError::new(text, reason);
         let trimmed = text.trim();
         if trimmed.is_empty() {
@@ -379,13 +394,17 @@ impl Game for YuckyChocolate {
                 echo(number)
             ))),
         }
+        // END SOLUTION
     }
 
     /// Every move removes at least one row or column, and one of each stays.
     fn max_game_length(&self) -> usize {
+        // BEGIN SOLUTION: every move eats at least one row or column
         (self.start.rows - 1 + self.start.cols - 1) as usize
+        // END SOLUTION
     }
 
+    // BEGIN SOLUTION
     /// Fills `out` without allocating (once it has room): rows first, then
     /// columns, the smaller breaks first.
     fn legal_moves_into(&self, bar: &Bar, out: &mut Vec<Break>) {
@@ -393,6 +412,7 @@ impl Game for YuckyChocolate {
         out.extend((1..bar.rows).filter_map(NonZeroU32::new).map(Break::Rows));
         out.extend((1..bar.cols).filter_map(NonZeroU32::new).map(Break::Cols));
     }
+    // END SOLUTION
 }
 
 impl Configurable for YuckyChocolate {
