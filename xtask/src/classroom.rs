@@ -15,7 +15,6 @@
 //! same file with its own check command.
 
 use anyhow::Result;
-use grader::fixture::Visibility;
 use std::path::Path;
 
 /// The id of the grading step (and so the reporter's runner).
@@ -44,20 +43,10 @@ pub fn public_points(ws: &Path, game: &str) -> Result<u32> {
         &ws.join("grader/tests/snapshots"),
         None,
     )?;
-    let fixtures: f64 = prepared
-        .fixtures
-        .iter()
-        .filter(|(f, _)| f.visibility == Visibility::Visible)
-        .map(|(f, _)| f.points)
-        .sum();
-    let laws = if prepared.config.law_visibility == Visibility::Visible {
-        prepared.config.law_points * game_api::conformance::LAWS.len() as f64
-    } else {
-        0.0
-    };
-    // Points are small, finite and not negative (grading.toml is checked).
+    // The points a student sees before the due date. Points are small,
+    // finite and not negative (grading.toml is checked).
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    Ok((fixtures + laws).floor() as u32)
+    Ok(prepared.max_score(false).floor() as u32)
 }
 
 /// The text of `.github/workflows/classroom.yml` for `game`: on every push
