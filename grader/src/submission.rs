@@ -475,7 +475,29 @@ pub fn write_driver(
 mod tests {
     use super::*;
 
-    fn folder(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    /// A scratch folder holding `files`, removed when dropped.
+    struct Folder(PathBuf);
+
+    impl std::ops::Deref for Folder {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl AsRef<Path> for Folder {
+        fn as_ref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for Folder {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn folder(name: &str, files: &[(&str, &str)]) -> Folder {
         let dir = std::env::temp_dir().join(format!("grader-vet-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         for (path, text) in files {
@@ -483,7 +505,7 @@ mod tests {
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(p, text).unwrap();
         }
-        dir
+        Folder(dir)
     }
 
     const MANIFEST: &str = "[package]\nname = \"mine\"\nedition = \"2021\"\n[dependencies]\ngame-api = { path = \"../game-api\" }\n";

@@ -35,7 +35,7 @@ fn config() -> Config {
 }
 
 fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("games-no-panic-{}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("games-no-panic");
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

@@ -12,9 +12,10 @@ pub fn games() -> Command {
     cmd
 }
 
-/// A fresh, empty scratch directory for one test.
+/// A fresh, empty scratch directory for one test, in the folder Cargo keeps
+/// for integration tests' files (under `target/`, not the system's temp).
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("games-cli-{}-{name}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("games-cli-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
