@@ -23,44 +23,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Judge one submission, given its built driver.
-    Judge {
-        /// The driver binary built against the submission.
-        #[arg(long)]
-        driver: PathBuf,
-        /// The game.
-        #[arg(long)]
-        game: String,
-        /// The student's name in reports.
-        #[arg(long)]
-        student: String,
-        /// Where `results.json` and `feedback.md` go.
-        #[arg(long)]
-        out: PathBuf,
-        /// The game's fixtures folder.
-        #[arg(long)]
-        fixtures: PathBuf,
-        /// The answer keys folder.
-        #[arg(long)]
-        keys: PathBuf,
-        /// The settings file (grading.toml).
-        #[arg(long)]
-        config: PathBuf,
-        /// Parent folder of the student process's scratch directories.
-        #[arg(long)]
-        scratch: PathBuf,
-        /// Run only the fixtures with this tag (`laws`: only the laws).
-        #[arg(long)]
-        only: Option<String>,
-        /// Show after-due-date tests (name and result) in the feedback.
-        #[arg(long)]
-        after_due_date: bool,
-        /// The submission's version, recorded in the results.
-        #[arg(long, default_value = "")]
-        submission_version: String,
-        /// Seconds spent building, added to the execution time.
-        #[arg(long, default_value_t = 0.0)]
-        build_seconds: f64,
-    },
+    Judge(Judged),
     /// Grade the Gradescope upload in <root>/submission into
     /// <root>/results/results.json (always written), or with --reference
     /// check that the reference crate scores full marks (which also builds
@@ -112,33 +75,7 @@ fn main() -> anyhow::Result<()> {
                     .with_context(|| format!("writing {}/results.json", results.display()))
             }
         }
-        Cmd::Judge {
-            driver,
-            game,
-            student,
-            out,
-            fixtures,
-            keys,
-            config,
-            scratch,
-            only,
-            after_due_date,
-            submission_version,
-            build_seconds,
-        } => judge(Judged {
-            driver,
-            game,
-            student,
-            out,
-            fixtures,
-            keys,
-            config,
-            scratch,
-            only,
-            after_due_date,
-            submission_version,
-            build_seconds,
-        }),
+        Cmd::Judge(args) => judge(args),
     }
 }
 
@@ -167,18 +104,43 @@ fn check_reference(ag: &Autograder) -> anyhow::Result<()> {
 }
 
 /// The arguments of `grader judge`.
+#[derive(clap::Args)]
 struct Judged {
+    /// The driver binary built against the submission.
+    #[arg(long)]
     driver: PathBuf,
+    /// The game.
+    #[arg(long)]
     game: String,
+    /// The student's name in reports.
+    #[arg(long)]
     student: String,
+    /// Where `results.json` and `feedback.md` go.
+    #[arg(long)]
     out: PathBuf,
+    /// The game's fixtures folder.
+    #[arg(long)]
     fixtures: PathBuf,
+    /// The answer keys folder.
+    #[arg(long)]
     keys: PathBuf,
+    /// The settings file (grading.toml).
+    #[arg(long)]
     config: PathBuf,
+    /// Parent folder of the student process's scratch directories.
+    #[arg(long)]
     scratch: PathBuf,
+    /// Run only the fixtures with this tag (`laws`: only the laws).
+    #[arg(long)]
     only: Option<String>,
+    /// Show after-due-date tests (name and result) in the feedback.
+    #[arg(long)]
     after_due_date: bool,
+    /// The submission's version, recorded in the results.
+    #[arg(long, default_value = "")]
     submission_version: String,
+    /// Seconds spent building, added to the execution time.
+    #[arg(long, default_value_t = 0.0)]
     build_seconds: f64,
 }
 
