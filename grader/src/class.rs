@@ -154,6 +154,21 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// [`Prepared::load`] for `game` of the course workspace at `root`, in
+    /// the usual layout (see [`ClassRun::new`]), with every test.
+    ///
+    /// # Errors
+    /// As [`Prepared::load`].
+    pub fn of_course(root: &Path, game: &str) -> Result<Prepared, SetupError> {
+        Prepared::load(
+            &root.join("fixtures/grading.toml"),
+            game,
+            &root.join("fixtures").join(game),
+            &root.join("grader/tests/snapshots"),
+            None,
+        )
+    }
+
     /// Reads settings, fixtures and keys, and filters them by `only`.
     ///
     /// # Errors

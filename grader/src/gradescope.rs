@@ -144,13 +144,7 @@ impl Autograder {
 /// (with 0 points).
 #[must_use]
 pub fn grade_upload(ag: &Autograder, progress: &(dyn Fn(&str) + Sync)) -> String {
-    let prepared = Prepared::load(
-        &ag.course.join("fixtures/grading.toml"),
-        &ag.game,
-        &ag.course.join("fixtures").join(&ag.game),
-        &ag.course.join("grader/tests/snapshots"),
-        None,
-    );
+    let prepared = Prepared::of_course(&ag.course, &ag.game);
     let (seed, max_score) = prepared
         .as_ref()
         .map_or((0, 0.0), |p| (p.config.seed, p.max_score(false)));

@@ -106,14 +106,7 @@ fn every_game_has_fixtures_and_loads_with_its_keys() {
     let ws = workspace();
     for g in games() {
         let game = g.name.as_str();
-        let prepared = Prepared::load(
-            &ws.join("fixtures/grading.toml"),
-            game,
-            &ws.join("fixtures").join(game),
-            &ws.join("grader/tests/snapshots"),
-            None,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let prepared = Prepared::of_course(&ws, game).unwrap_or_else(|e| panic!("{e}"));
         let fixtures = prepared.fixtures.iter().map(|(f, _)| f);
         let warnings = prepared
             .config

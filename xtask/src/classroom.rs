@@ -36,13 +36,7 @@ pub fn course_check_command(game: &str) -> String {
 /// # Errors
 /// A broken course (settings, fixtures, keys), or an unknown game.
 pub fn public_points(ws: &Path, game: &str) -> Result<u32> {
-    let prepared = grader::class::Prepared::load(
-        &ws.join("fixtures/grading.toml"),
-        game,
-        &ws.join("fixtures").join(game),
-        &ws.join("grader/tests/snapshots"),
-        None,
-    )?;
+    let prepared = grader::class::Prepared::of_course(ws, game)?;
     // The points a student sees before the due date. Points are small,
     // finite and not negative (grading.toml is checked).
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]

@@ -49,13 +49,7 @@ const SCRIPTS: [(&str, &str); 3] = [
 /// # Errors
 /// A broken course, an unknown game, an unreadable file, or no `rustc`.
 pub fn bundle(ws: &Path, game: &str) -> Result<Vec<Entry>> {
-    grader::class::Prepared::load(
-        &ws.join("fixtures/grading.toml"),
-        game,
-        &ws.join("fixtures").join(game),
-        &ws.join("grader/tests/snapshots"),
-        None,
-    )?;
+    grader::class::Prepared::of_course(ws, game)?;
     let mut entries: Vec<Entry> = SCRIPTS
         .iter()
         .map(|(path, text)| Entry {
