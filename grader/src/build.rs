@@ -150,6 +150,19 @@ impl BuildFailure {
 /// Most of a build's stderr kept for the log.
 const MAX_LOG: u64 = 256 << 10;
 
+/// Takes the advisory lock `how` (`libc::LOCK_EX`, `LOCK_SH`, with
+/// `LOCK_NB` or not) on the file `name` in `dir`, creating both; the lock is
+/// released when the returned file is closed.
+pub(crate) fn lock_file(dir: &Path, name: &str, how: i32) -> std::io::Result<std::fs::File> {
+    std::fs::create_dir_all(dir)?;
+    let lock = std::fs::File::create(dir.join(name))?;
+    // SAFETY: flock on a descriptor we own; released when it is closed.
+    if unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), how) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(lock)
+}
+
 impl Builder {
     fn template_dir(&self) -> PathBuf {
         self.build_dir.join("template")
@@ -157,13 +170,7 @@ impl Builder {
 
     /// Locks the template: exclusively to build it, shared to copy it.
     fn lock_template(&self, how: i32) -> std::io::Result<std::fs::File> {
-        std::fs::create_dir_all(&self.build_dir)?;
-        let lock = std::fs::File::create(self.build_dir.join("template.lock"))?;
-        // SAFETY: flock on a descriptor we own; released when it is closed.
-        if unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), how) } != 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        Ok(lock)
+        lock_file(&self.build_dir, "template.lock", how)
     }
 
     /// Builds the course's part (the driver crate and its dependencies)

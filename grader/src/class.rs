@@ -337,6 +337,30 @@ pub fn list_submissions(path: &Path) -> Result<Submissions, SetupError> {
     })
 }
 
+/// Takes the build folder for this run, waiting (and saying so) while
+/// another run holds it.
+fn wait_for_build_folder(
+    run: &ClassRun,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<std::fs::File, SetupError> {
+    let io = |e: std::io::Error| SetupError::Io {
+        path: run.build_dir.clone(),
+        message: e.to_string(),
+    };
+    let take = |how| crate::build::lock_file(&run.build_dir, "class.lock", how);
+    match take(libc::LOCK_EX | libc::LOCK_NB) {
+        Ok(lock) => Ok(lock),
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+            progress(&format!(
+                "waiting for another grading run that uses {} to finish",
+                run.build_dir.display()
+            ));
+            take(libc::LOCK_EX).map_err(io)
+        }
+        Err(e) => Err(io(e)),
+    }
+}
+
 /// Where a student's `results.json` and `feedback.md` go:
 /// `<out>/students/<student>/`, so no name can collide with a class file.
 #[must_use]
@@ -387,6 +411,9 @@ pub fn grade_class(
         &run.keys_dir,
         run.only.as_deref(),
     )?;
+    // Runs sharing a build folder stage, build and judge students under
+    // the same names there: they take turns.
+    let _turn = wait_for_build_folder(run, progress)?;
     let Submissions { students, hidden } = if run.reference {
         Submissions {
             students: vec![(
@@ -573,6 +600,42 @@ mod tests {
             student_dir(Path::new("out"), "gradebook.csv"),
             Path::new("out/students/gradebook.csv")
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn runs_sharing_a_build_folder_take_turns() {
+        let ws = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let dir = std::env::temp_dir().join(format!("grader-class-turns-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut run = ClassRun::new(ws, "nim", PathBuf::new(), PathBuf::new());
+        run.build_dir = dir.join("build");
+        let other = crate::build::lock_file(&run.build_dir, "class.lock", libc::LOCK_EX).unwrap();
+        let (said, heard) = std::sync::mpsc::channel();
+        let said = Mutex::new(said);
+        thread::scope(|s| {
+            let waiting = s.spawn(|| {
+                wait_for_build_folder(&run, &|line| {
+                    said.lock().unwrap().send(line.to_owned()).unwrap();
+                })
+            });
+            let first = heard.recv().unwrap();
+            assert!(
+                first.starts_with("waiting for another grading run that uses"),
+                "{first}"
+            );
+            assert!(!waiting.is_finished(), "the other run still holds it");
+            drop(other);
+            let mine = waiting.join().unwrap().unwrap();
+            // Now this run holds it.
+            let taken = crate::build::lock_file(
+                &run.build_dir,
+                "class.lock",
+                libc::LOCK_EX | libc::LOCK_NB,
+            );
+            assert_eq!(taken.unwrap_err().kind(), std::io::ErrorKind::WouldBlock);
+            drop(mine);
+        });
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
