@@ -135,6 +135,85 @@ impl Autograder {
         run.jobs = 1;
         run
     }
+
+    /// Whether this grading comes after the due date ([`due_date_passed`]
+    /// now, by the grader's clock); without readable metadata, not (so an
+    /// unseen check never counts by mistake), and the log says why.
+    fn after_due_date(&self, progress: &(dyn Fn(&str) + Sync)) -> bool {
+        let path = self.root.join(METADATA);
+        let passed = std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| due_date_passed(&text, jiff::Timestamp::now()));
+        match passed {
+            Ok(passed) => {
+                progress(if passed {
+                    "after the due date: checks students cannot see count"
+                } else {
+                    "before the due date: checks students cannot see do not count"
+                });
+                passed
+            }
+            Err(e) => {
+                progress(&format!(
+                    "{}: {e}; graded as before the due date (checks students cannot see do not count)",
+                    path.display()
+                ));
+                false
+            }
+        }
+    }
+}
+
+/// The file where Gradescope says, among other things, the assignment's due
+/// date (`<root>/submission_metadata.json`).
+pub const METADATA: &str = "submission_metadata.json";
+
+/// Whether the due date has passed at `now`, by Gradescope's submission
+/// metadata (the text of [`METADATA`]): the assignment's `due_date`, or the
+/// latest of the students' own (`users[].assignment.due_date`, an
+/// extension) when the metadata has them. No due date (`null`) never passes.
+///
+/// This is the course's policy for checks students cannot see: they count
+/// only after the due date (see [`crate::fixture::Visibility::counts`]). On
+/// Gradescope every upload is graded as it arrives, before the due date, so
+/// unseen checks do not count then; regrading the submissions after the due
+/// date ("Regrade all submissions") counts them.
+///
+/// ```
+/// let metadata = r#"{"assignment": {"due_date": "2018-07-31T23:00:00.000000-07:00"}}"#;
+/// let before = "2018-07-31T23:59:59Z".parse().unwrap();
+/// let after = "2018-08-01T06:00:01Z".parse().unwrap();
+/// assert!(!grader::gradescope::due_date_passed(metadata, before).unwrap());
+/// assert!(grader::gradescope::due_date_passed(metadata, after).unwrap());
+/// ```
+///
+/// # Errors
+/// A message saying what is wrong with the metadata (not JSON, a due date
+/// that is not an RFC 3339 time, a field of the wrong kind).
+pub fn due_date_passed(metadata: &str, now: jiff::Timestamp) -> Result<bool, String> {
+    let json: serde_json::Value =
+        serde_json::from_str(metadata).map_err(|e| format!("not JSON: {e}"))?;
+    let date = |at: &str, v: &serde_json::Value| match v {
+        serde_json::Value::Null => Ok(None),
+        serde_json::Value::String(text) => text
+            .parse::<jiff::Timestamp>()
+            .map(Some)
+            .map_err(|e| format!("{at} is `{}`, not a time: {e}", echo(text))),
+        _ => Err(format!("{at} is not a time nor null")),
+    };
+    let mut due = date(
+        "assignment.due_date",
+        json.pointer("/assignment/due_date")
+            .ok_or("no assignment.due_date")?,
+    )?;
+    if let Some(users) = json.get("users").and_then(serde_json::Value::as_array) {
+        for user in users {
+            if let Some(own) = user.pointer("/assignment/due_date") {
+                due = due.max(date("users[].assignment.due_date", own)?);
+            }
+        }
+    }
+    Ok(due.is_some_and(|due| now > due))
 }
 
 /// Grades the upload in `<root>/submission` and returns the text of
@@ -145,9 +224,10 @@ impl Autograder {
 #[must_use]
 pub fn grade_upload(ag: &Autograder, progress: &(dyn Fn(&str) + Sync)) -> String {
     let prepared = Prepared::of_course(&ag.course, &ag.game);
+    let after_due_date = ag.after_due_date(progress);
     let (seed, max_score) = prepared
         .as_ref()
-        .map_or((0, 0.0), |p| (p.config.seed, p.max_score(false)));
+        .map_or((0, 0.0), |p| (p.config.seed, p.max_score(after_due_date)));
     let failure = |name: &str, about: &str, message: String, verdict: Verdict| {
         let test = whole_test(max_score, name, about, message);
         let mut r = SubmissionResult::new(
@@ -156,7 +236,7 @@ pub fn grade_upload(ag: &Autograder, progress: &(dyn Fn(&str) + Sync)) -> String
             seed,
             "not run".into(),
             vec![test],
-            false,
+            after_due_date,
         );
         r.verdict_by = verdict;
         r.gradescope_json()
@@ -213,7 +293,8 @@ pub fn grade_upload(ag: &Autograder, progress: &(dyn Fn(&str) + Sync)) -> String
         }
     };
     progress(&format!("grading the crate in {}", dir.display()));
-    let run = ag.class_run(dir);
+    let mut run = ag.class_run(dir);
+    run.after_due_date = after_due_date;
     match grade_class(&run, progress) {
         Ok(report) => match report.results.into_iter().next() {
             Some(r) => r.gradescope_json(),
@@ -235,6 +316,50 @@ fn relative_to(dir: &Path, base: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn at(time: &str) -> jiff::Timestamp {
+        time.parse().unwrap()
+    }
+
+    #[test]
+    fn unseen_checks_count_once_the_latest_due_date_has_passed() {
+        // Gradescope's documented example: due 23:00 at UTC-7, 06:00 UTC.
+        let documented = r#"{"id": 123456, "created_at": "2018-07-01T14:22:32.365935-07:00",
+            "assignment": {"due_date": "2018-07-31T23:00:00.000000-07:00", "late_due_date": null},
+            "users": [{"email": "student@example.com", "id": 1234, "name": "Student User"}]}"#;
+        assert!(!due_date_passed(documented, at("2018-08-01T05:59:59Z")).unwrap());
+        assert!(!due_date_passed(documented, at("2018-08-01T06:00:00Z")).unwrap());
+        assert!(due_date_passed(documented, at("2018-08-01T06:00:01Z")).unwrap());
+
+        let no_due_date = r#"{"assignment": {"due_date": null}}"#;
+        assert!(!due_date_passed(no_due_date, at("2100-01-01T00:00:00Z")).unwrap());
+
+        // A student's extension moves the date for their upload.
+        let extended = r#"{"assignment": {"due_date": "2018-07-31T23:00:00-07:00"},
+            "users": [{"id": 1, "assignment": {"due_date": "2018-08-07T23:00:00-07:00"}}]}"#;
+        assert!(!due_date_passed(extended, at("2018-08-02T00:00:00Z")).unwrap());
+        assert!(due_date_passed(extended, at("2018-08-09T00:00:00Z")).unwrap());
+    }
+
+    #[test]
+    fn metadata_that_cannot_be_read_says_what_is_wrong() {
+        let now = at("2020-01-01T00:00:00Z");
+        let e = due_date_passed("{", now).unwrap_err();
+        assert!(e.starts_with("not JSON"), "{e}");
+        let e = due_date_passed(r#"{"assignment": {}}"#, now).unwrap_err();
+        assert_eq!(e, "no assignment.due_date");
+        let e = due_date_passed(
+            r#"{"assignment": {"due_date": "next \u001b[31mweek"}}"#,
+            now,
+        )
+        .unwrap_err();
+        assert!(
+            e.starts_with("assignment.due_date is `next \\u{1b}[31mweek`, not a time"),
+            "{e}"
+        );
+        let e = due_date_passed(r#"{"assignment": {"due_date": 3}}"#, now).unwrap_err();
+        assert_eq!(e, "assignment.due_date is not a time nor null");
+    }
 
     fn upload(name: &str, files: &[&str]) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("grader-gs-{}-{name}", std::process::id()));

@@ -315,9 +315,9 @@ impl SubmissionResult {
         }
         let _ = writeln!(
             md,
-            "---\nGraded with seed {} and {} fixture files (versions in results.json), so a regrade gives the same result.",
+            "---\nGraded with seed {} and {} (versions in results.json), so a regrade gives the same result.",
             self.seed,
-            self.fixture_versions.len()
+            count(self.fixture_versions.len(), "fixture file", "fixture files")
         );
         md
     }

@@ -6,7 +6,8 @@
 //! conformance kit), `players`, the `games` program with a registry that
 //! knows only the student's game, the grader's library (for the local
 //! check, `cargo xtask check`, which judges through the grader's own
-//! code), the visible fixtures with their answer keys, and a README.
+//! code), the visible fixtures with their answer keys, a README and the
+//! student's guide (`docs/tutorial.md`).
 //!
 //! What a student must not see is left out by construction, not filtered
 //! afterwards: only the named game's crate is copied, only fixtures whose
@@ -348,6 +349,10 @@ pub fn plan(ws: &Path, game: &str, solutions: Solutions) -> Result<Handout, Hand
     files.push((
         "README.md".into(),
         fill(include_str!("handout/README.md.txt")).into_bytes(),
+    ));
+    files.push((
+        "docs/tutorial.md".into(),
+        read(ws, Path::new("docs/tutorial.md"))?.into_bytes(),
     ));
     Ok(Handout { files })
 }

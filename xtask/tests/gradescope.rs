@@ -171,9 +171,9 @@ fn grade(root: &Path, upload: impl FnOnce(&Path)) -> Value {
     gradescope_results(root)
 }
 
-/// Whether a test's points count in an upload's score: Gradescope grades
-/// before the due date, when only the checks a student sees count (the
-/// others are graded and carried, with their visibility).
+/// Whether a test's points count in an upload's score before the due date
+/// (when Gradescope grades uploads): only the checks a student sees count
+/// (the others are graded and carried, with their visibility).
 fn counts(t: &Value) -> bool {
     t["visibility"] == "visible"
 }
@@ -273,6 +273,15 @@ fn the_bundle_grades_a_crate_a_nested_crate_an_empty_upload_and_a_broken_crate()
         String::from_utf8_lossy(&build.stderr)
     );
 
+    // Gradescope's metadata: uploads arrive before the due date.
+    let due = |date: &str| {
+        std::fs::write(
+            root.join("submission_metadata.json"),
+            format!(r#"{{"id": 1, "assignment": {{"due_date": "{date}", "late_due_date": null}}, "users": []}}"#),
+        )
+        .unwrap();
+    };
+    due("2100-01-01T00:00:00.000000-07:00");
     let sample = ws.join("grader/sample-submission");
     let hidden = fixtures
         .iter()
@@ -303,6 +312,19 @@ fn the_bundle_grades_a_crate_a_nested_crate_an_empty_upload_and_a_broken_crate()
             "{kind}: the fixtures students do not see are graded"
         );
     }
+
+    // "Regrade all submissions" after the due date: every check counts.
+    due("2000-01-01T00:00:00.000000-07:00");
+    let v = grade(&root, |s| copy_tree(&sample, s));
+    let all: f64 = v["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["max_score"].as_f64().unwrap())
+        .sum();
+    assert!(all > total_max(&v), "the unseen checks carry points: {v}");
+    assert_eq!(v["score"].as_f64(), Some(all), "after the due date: {v}");
+    due("2100-01-01T00:00:00.000000-07:00");
 
     let v = grade(&root, |_| {});
     assert_eq!(v["score"].as_f64(), Some(0.0));

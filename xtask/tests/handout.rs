@@ -230,26 +230,49 @@ fn cargo(dir: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
-/// The shell blocks of `docs/tutorial.md` a test runs: fenced as ```` ```sh ````
-/// exactly. Blocks fenced ```` ```sh course ```` run in the course
-/// workspace (the teacher's `cargo xtask handout` and `cargo xtask grade`,
-/// which the grader's own tests cover) and are not run here.
-fn tutorial_blocks() -> Vec<String> {
-    let text = std::fs::read_to_string(workspace().join("docs/tutorial.md")).unwrap();
+/// A shell block of `docs/tutorial.md`: fenced ```` ```sh ```` (run in the
+/// handout) or ```` ```sh course ```` (run by the teacher, in the course
+/// workspace), with the heading of its section.
+struct Block {
+    course: bool,
+    section: String,
+    text: String,
+}
+
+fn tutorial() -> String {
+    std::fs::read_to_string(workspace().join("docs/tutorial.md")).unwrap()
+}
+
+fn tutorial_blocks() -> Vec<Block> {
     let mut blocks = Vec::new();
-    let mut current: Option<String> = None;
-    for line in text.lines() {
+    let mut section = String::new();
+    let mut current: Option<Block> = None;
+    // Inside a ```` fence (text that shows Markdown), nothing is a heading.
+    let mut shown = false;
+    for line in tutorial().lines() {
+        if current.is_none() && line.starts_with("````") {
+            shown = !shown;
+            continue;
+        }
         match &mut current {
-            None if line == "```sh" => current = Some(String::new()),
-            Some(block) if line == "```" => {
-                blocks.push(std::mem::take(block));
-                current = None;
+            None if shown => {}
+            None if line == "```sh" || line == "```sh course" => {
+                current = Some(Block {
+                    course: line == "```sh course",
+                    section: section.clone(),
+                    text: String::new(),
+                });
             }
+            None => {
+                if let Some(heading) = line.strip_prefix("## ") {
+                    heading.clone_into(&mut section);
+                }
+            }
+            Some(_) if line == "```" => blocks.extend(current.take()),
             Some(block) => {
-                block.push_str(line);
-                block.push('\n');
+                block.text.push_str(line);
+                block.text.push('\n');
             }
-            None => {}
         }
     }
     assert!(
@@ -259,12 +282,84 @@ fn tutorial_blocks() -> Vec<String> {
     blocks
 }
 
-#[test]
-fn the_nim_handout_builds_fails_on_its_stubs_then_passes_once_solved_and_the_tutorial_runs() {
-    let tmp = TempDir::new("handout-build");
-    let dir = tmp.0.join("nim-handout");
-    handout(&dir, &[]);
+/// Runs a tutorial block with `sh -e` in `dir`; a person at a prompt takes
+/// one stone each time asked.
+fn run_block(block: &Block, dir: &Path) {
+    let mut child = Command::new("sh")
+        .arg("-ec")
+        .arg(&block.text)
+        .current_dir(dir)
+        .env("CARGO_NET_OFFLINE", "true")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    std::thread::spawn(move || {
+        use std::io::Write;
+        let mut stdin = stdin;
+        let _ = stdin.write_all("1\n".repeat(50).as_bytes());
+    });
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "docs/tutorial.md, section {}: this block failed in {}:\n{}\n{}",
+        block.section,
+        dir.display(),
+        block.text,
+        text(&output)
+    );
+}
 
+/// The mistake section 8 of the tutorial reads, and its fix, as the
+/// tutorial writes them.
+const RIGHT: &str = "(true, Rule::Misere) => Status::Win(state.to_move)";
+const WRONG: &str = "(true, Rule::Misere) => Status::Win(state.to_move.other())";
+
+/// Replaces the one line `from` of the student's `lib.rs` by `to`.
+fn edit(lib: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(lib).unwrap();
+    assert_eq!(text.matches(from).count(), 1, "{from} in {}", lib.display());
+    std::fs::write(lib, text.replace(from, to)).unwrap();
+}
+
+/// The feedback section 8 shows: the ````` ````text ````` block.
+fn shown_feedback() -> String {
+    let text = tutorial();
+    let start = text
+        .find("````text\n")
+        .expect("section 8 shows the feedback")
+        + 9;
+    let end = start + text[start..].find("\n````").unwrap();
+    text[start..end].to_owned()
+}
+
+/// The teacher's course workspace for the tutorial's `sh course` blocks: a
+/// folder inside this workspace (so Cargo finds it), removed when dropped.
+fn course_folder() -> TempDir {
+    let path = workspace()
+        .join("target")
+        .join(format!("tutorial-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&path);
+    std::fs::create_dir_all(&path).unwrap();
+    TempDir(path)
+}
+
+#[test]
+fn a_newcomer_follows_the_tutorial_word_for_word_from_the_handout_to_full_marks() {
+    let course = course_folder();
+    let blocks = tutorial_blocks();
+    let (made, rest) = blocks.split_first().unwrap();
+    assert!(made.course && made.text.contains("cargo xtask handout"));
+    run_block(made, &course.0);
+    let dir = course.0.join("nim-handout");
+    assert!(
+        dir.join("docs/tutorial.md").is_file(),
+        "the guide is in the handout"
+    );
+
+    // On the stubs: it builds, its tests compile and fail, the check fails.
     let built = cargo(&dir, &["build", "--workspace", "--quiet"]);
     assert!(
         built.status.success(),
@@ -288,6 +383,7 @@ fn the_nim_handout_builds_fails_on_its_stubs_then_passes_once_solved_and_the_tut
     assert!(said.contains("not yet implemented"), "{said}");
     assert!(!said.contains("All public checks passed"), "{said}");
 
+    // The student writes the functions: the solution regions pasted back.
     handout(&dir, &["--force", "--with-solutions"]);
     let check = cargo(&dir, &["xtask", "check"]);
     let said = text(&check);
@@ -298,32 +394,52 @@ fn the_nim_handout_builds_fails_on_its_stubs_then_passes_once_solved_and_the_tut
         !said.contains("not shown"),
         "nothing hidden is in a handout:\n{said}"
     );
-    let tests = cargo(&dir, &["test", "--quiet"]);
-    assert!(tests.status.success(), "{}", text(&tests));
 
-    for block in tutorial_blocks() {
-        let mut child = Command::new("sh")
-            .arg("-ec")
-            .arg(&block)
-            .current_dir(&dir)
-            .env("CARGO_NET_OFFLINE", "true")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // A person at the prompt: takes one stone each time asked.
-        let stdin = child.stdin.take().unwrap();
-        std::thread::spawn(move || {
-            use std::io::Write;
-            let mut stdin = stdin;
-            let _ = stdin.write_all("1\n".repeat(50).as_bytes());
-        });
-        let output = child.wait_with_output().unwrap();
-        assert!(
-            output.status.success(),
-            "docs/tutorial.md: this block failed:\n{block}\n{}",
-            text(&output)
-        );
+    // Every later block as written, in order; in section 8 the student
+    // makes the tutorial's mistake, reads the feedback it shows, and fixes
+    // it before the block that runs the check again.
+    let tutorial = tutorial();
+    assert!(tutorial.contains(&format!("`{RIGHT}`")) && tutorial.contains(&format!("`{WRONG}`")));
+    let lib = dir.join("crates/nim/src/lib.rs");
+    let mut broken = false;
+    let mut fixed = false;
+    for block in rest {
+        if block.section.starts_with("8.") && !broken && !fixed {
+            edit(&lib, RIGHT, WRONG);
+            broken = true;
+            let check = cargo(&dir, &["xtask", "check", "--only", "misere"]);
+            assert_eq!(check.status.code(), Some(1), "{}", text(&check));
+            assert_eq!(
+                String::from_utf8_lossy(&check.stdout).trim_end(),
+                shown_feedback(),
+                "the feedback docs/tutorial.md shows is what the check prints"
+            );
+        }
+        if broken && block.text.starts_with("cargo xtask check --only misere") {
+            edit(&lib, WRONG, RIGHT);
+            (broken, fixed) = (false, true);
+        }
+        run_block(block, if block.course { &course.0 } else { &dir });
     }
+    assert!(fixed, "section 8 breaks the game and fixes it");
+
+    // Handed in and graded by the teacher's command: full marks.
+    let grades = course.0.join("nim-grades");
+    let feedback = std::fs::read_to_string(grades.join("students/nim/feedback.md"))
+        .unwrap_or_else(|e| panic!("the tutorial's grading writes the feedback it names: {e}"));
+    assert!(tutorial.contains("nim-grades/students/nim/feedback.md"));
+    let public = feedback
+        .lines()
+        .find(|l| l.starts_with("Public checks:"))
+        .unwrap_or_else(|| panic!("{feedback}"));
+    let points: Vec<&str> = public
+        .trim_end_matches(" points.")
+        .rsplit(", ")
+        .next()
+        .unwrap()
+        .split(" of ")
+        .collect();
+    assert_eq!(points.len(), 2, "{public}");
+    assert_eq!(points[0], points[1], "full marks: {public}");
+    assert!(feedback.contains("All public checks passed"), "{feedback}");
 }
