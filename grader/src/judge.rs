@@ -309,7 +309,7 @@ impl Judge<'_> {
             &f.options,
         );
         let (departure, printed) = match started {
-            Ok(game) => match walk(f, &game, |n, _, o| key.compare(n, o), |_, _, _| {}) {
+            Ok(game) => match walk(f, &game, |n, o| key.compare(n, o), |_, _, _| {}) {
                 Ok(()) => (None, None),
                 Err(d) => (Some(d), subject.printed(&game)),
             },

@@ -260,7 +260,7 @@ pub fn options_refused(fixture: &Fixture, message: &str) -> Departure {
 pub fn walk<G: Game>(
     fixture: &Fixture,
     game: &G,
-    mut step: impl FnMut(usize, Option<&str>, &Observation) -> Result<(), String>,
+    mut step: impl FnMut(usize, &Observation) -> Result<(), String>,
     mut checked: impl FnMut(usize, Check<'_>, String),
 ) -> Result<(), Departure> {
     let depart = |n: usize, message: String| Departure {
@@ -314,7 +314,7 @@ pub fn walk<G: Game>(
         let mut observation = None;
         guard(n, &mut || observation = Some(observe(game, &state)))?;
         let observation = observation.expect("set by the call");
-        step(n, played, &observation).map_err(|m| depart(n, m))?;
+        step(n, &observation).map_err(|m| depart(n, m))?;
         let checks = fixture
             .nonsense
             .iter()
@@ -371,7 +371,7 @@ impl AnswerKey {
         let result = walk(
             fixture,
             &game,
-            |n, _, o| {
+            |n, o| {
                 steps.push(KeyStep {
                     moves: n,
                     status: o.status,

@@ -484,7 +484,7 @@ fn replay_rate(ws: &Path, game: &str, run: &ClassRun, student: Option<&str>) -> 
             .iter()
             .filter(|(f, _)| f.options.is_empty())
         {
-            grader::key::walk(f, &game, |n, _, o| key.compare(n, o), |_, _, _| {})
+            grader::key::walk(f, &game, |n, o| key.compare(n, o), |_, _, _| {})
                 .map_err(|d| anyhow::anyhow!("{}: {}", f.name, d.message))?;
             played += f.moves.len();
         }
