@@ -166,6 +166,31 @@ pub fn strip(
     }
 }
 
+/// The attribute that keeps a stubbed crate's build quiet: the `todo!`s
+/// leave arguments and helpers unused, and a dozen warnings would hide the
+/// ones that matter.
+const QUIET: &str = "// The stubs leave arguments and helpers unused: remove this line once\n// every `todo!` is written, so the compiler warns about what you left.\n#![allow(unused)]\n";
+
+/// `text` (a crate root) with [`QUIET`] after its inner doc comments and
+/// attributes, where an inner attribute may stand.
+fn quiet_stubs(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + QUIET.len());
+    let mut placed = false;
+    for line in text.lines() {
+        let inner = line.starts_with("//!") || line.starts_with("#![") || line.trim().is_empty();
+        if !placed && !inner {
+            out += QUIET;
+            placed = true;
+        }
+        out += line;
+        out.push('\n');
+    }
+    if !placed {
+        out += QUIET;
+    }
+    out
+}
+
 /// The game's facts a handout needs, read from its type.
 struct Facts {
     rules: &'static str,
@@ -278,6 +303,9 @@ pub fn plan(ws: &Path, game: &str, solutions: Solutions) -> Result<Handout, Hand
                 .map_err(|_| bad(&ws.join(&*path), "not UTF-8".into()))?;
             let (mut text, n) = strip(&text, &ws.join(&*path), solutions)?;
             regions += n;
+            if *path == src.join("lib.rs") && n > 0 && solutions == Solutions::Stubbed {
+                text = quiet_stubs(&text);
+            }
             if *path == src.join("lib.rs") && !text.contains("pub type Submission") {
                 text += &format!(
                     "\n/// The game the grader builds (`Submission::from_options`): keep this line.\npub type Submission = {};\n",
@@ -520,6 +548,19 @@ mod tests {
         );
         let (kept, _) = strip(text, Path::new("a.rs"), Solutions::Kept).unwrap();
         assert_eq!(kept, "fn f() -> u8 {\n    1\n}\nfn g() {}\n");
+    }
+
+    #[test]
+    fn the_quieting_attribute_goes_after_the_crate_docs_where_an_inner_attribute_may_stand() {
+        let quiet = quiet_stubs("//! A game.\n//!\n#![forbid(unsafe_code)]\n\nuse x;\nfn f() {}\n");
+        assert_eq!(
+            quiet,
+            format!("//! A game.\n//!\n#![forbid(unsafe_code)]\n\n{QUIET}use x;\nfn f() {{}}\n")
+        );
+        assert_eq!(
+            quiet_stubs("//! Only docs.\n"),
+            format!("//! Only docs.\n{QUIET}")
+        );
     }
 
     #[test]

@@ -366,6 +366,11 @@ fn a_newcomer_follows_the_tutorial_word_for_word_from_the_handout_to_full_marks(
         "the handout does not build:\n{}",
         text(&built)
     );
+    assert!(
+        !text(&built).contains("warning"),
+        "the stubs build without a warning:\n{}",
+        text(&built)
+    );
     let tests = cargo(&dir, &["test", "--quiet", "--no-fail-fast"]);
     let said = text(&tests);
     assert!(
