@@ -399,6 +399,8 @@ fn a_newcomer_follows_the_tutorial_word_for_word_from_the_handout_to_full_marks(
         !said.contains("not shown"),
         "nothing hidden is in a handout:\n{said}"
     );
+    let tests = cargo(&dir, &["test", "--workspace", "--quiet"]);
+    assert!(tests.status.success(), "{}", text(&tests));
 
     // Every later block as written, in order; in section 8 the student
     // makes the tutorial's mistake, reads the feedback it shows, and fixes

@@ -23,7 +23,8 @@ pub(super) fn dropped_crates(root: &toml::Table, kept: &[PathBuf]) -> Vec<String
 }
 
 /// A crate's manifest without dependencies on `dropped` crates (and the
-/// features that need them); without dev-dependencies unless `tests`.
+/// features that need them); unless `tests`, without dev-dependencies and
+/// with its library's unit and doc tests off.
 pub(super) fn manifest(
     ws: &Path,
     dir: &Path,
@@ -44,7 +45,19 @@ pub(super) fn manifest(
             dev.retain(|name, _| !dropped.iter().any(|d| d == name));
         }
     } else {
+        // Their tests stay home, and their unit and doc tests need
+        // dev-dependencies the handout does not have: `cargo test
+        // --workspace` in a handout tests the student's crate only.
         t.remove("dev-dependencies");
+        if ws.join(dir).join("src/lib.rs").is_file() {
+            let lib = t
+                .entry("lib")
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            if let Some(lib) = lib.as_table_mut() {
+                lib.insert("test".into(), toml::Value::Boolean(false));
+                lib.insert("doctest".into(), toml::Value::Boolean(false));
+            }
+        }
     }
     let mut gone: Vec<String> = Vec::new();
     if let Some(deps) = t
