@@ -11,8 +11,8 @@
 //! grading step's result from the `<STEP-ID>_RESULTS` variable of the
 //! steps named in `runners` and reports the total to Classroom.
 //!
-//! [`workflow`] returns the file's text, so that the handout can carry the
-//! same file with its own check command.
+//! [`workflow`] returns the file's text, so that the handout carries the
+//! same file with its own commands ([`handout_commands`]).
 
 use anyhow::Result;
 use std::path::Path;
@@ -20,13 +20,35 @@ use std::path::Path;
 /// The id of the grading step (and so the reporter's runner).
 pub const STEP_ID: &str = "public-checks";
 
-/// The command the workflow runs in the course's repository for now: the
-/// repository's own crate through the grader, which must score full marks
-/// (exit code 0). A handout passes its own (its local check) to
-/// [`workflow`].
+/// What the workflow runs: a setup (not timed against the check), then
+/// the check, which passes on exit code 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Commands {
+    /// Builds what the check needs.
+    pub setup: String,
+    /// The check.
+    pub check: String,
+}
+
+/// The commands in the course's repository: the grader built, then the
+/// repository's own crate through it, which must score full marks.
 #[must_use]
-pub fn course_check_command(game: &str) -> String {
-    format!("cargo xtask grade --reference --game {game}")
+pub fn course_commands(game: &str) -> Commands {
+    Commands {
+        setup: "cargo build --release --locked -p grader --bin grader".into(),
+        check: format!("cargo xtask grade --reference --game {game}"),
+    }
+}
+
+/// The commands in a student's repository made from the handout: its
+/// workspace built, then the local check (`cargo xtask check`), which
+/// passes when every public check does.
+#[must_use]
+pub fn handout_commands() -> Commands {
+    Commands {
+        setup: "cargo build --locked --workspace".into(),
+        check: "cargo xtask check".into(),
+    }
 }
 
 /// The public points of `game`'s grading: its visible fixtures, and the laws
@@ -44,17 +66,18 @@ pub fn public_points(ws: &Path, game: &str) -> Result<u32> {
 }
 
 /// The text of `.github/workflows/classroom.yml` for `game`: on every push
-/// (or by hand), check out the repository, build the grader (the setup),
-/// run `check` (passes on exit code 0, worth `max_score` points), and
-/// report to GitHub Classroom.
+/// (or by hand), check out the repository, run the setup, then the check
+/// (passes on exit code 0, worth `max_score` points), and report to GitHub
+/// Classroom.
 #[must_use]
-pub fn workflow(game: &str, check: &str, max_score: u32) -> String {
+pub fn workflow(game: &str, commands: &Commands, max_score: u32) -> String {
+    let Commands { setup, check } = commands;
     let upper = STEP_ID.to_uppercase();
     format!(
         "\
 # GitHub Classroom autograding for {game}: on every push, the public checks
 # run and the score is reported to GitHub Classroom.
-# Written by `cargo xtask classroom --game {game}`: write it again rather than edit it.
+# Written by `cargo xtask classroom` or `cargo xtask handout`: write it again rather than edit it.
 name: Autograding Tests
 on:
   - push
@@ -75,7 +98,7 @@ jobs:
         uses: classroom-resources/autograding-command-grader@v1
         with:
           test-name: public checks ({game})
-          setup-command: cargo build --release --locked -p grader --bin grader
+          setup-command: {setup}
           command: {check}
           timeout: 30
           max-score: {max_score}

@@ -6,8 +6,9 @@
 //! conformance kit), `players`, the `games` program with a registry that
 //! knows only the student's game, the grader's library (for the local
 //! check, `cargo xtask check`, which judges through the grader's own
-//! code), the visible fixtures with their answer keys, a README and the
-//! student's guide (`docs/tutorial.md`).
+//! code), the visible fixtures with their answer keys, a README, the
+//! student's guide (`docs/tutorial.md`) and GitHub Classroom's workflow
+//! (the local check on every push, worth the public points).
 //!
 //! What a student must not see is left out by construction, not filtered
 //! afterwards: only the named game's crate is copied, only fixtures whose
@@ -381,6 +382,15 @@ pub fn plan(ws: &Path, game: &str, solutions: Solutions) -> Result<Handout, Hand
     files.push((
         "docs/tutorial.md".into(),
         read(ws, Path::new("docs/tutorial.md"))?.into_bytes(),
+    ));
+    // A GitHub Classroom assignment made from the handout grades every push
+    // with the local check, worth the public points.
+    let points = crate::classroom::public_points(ws, game)
+        .map_err(|e| bad(&config_path, format!("{e:#}")))?;
+    files.push((
+        ".github/workflows/classroom.yml".into(),
+        crate::classroom::workflow(game, &crate::classroom::handout_commands(), points)
+            .into_bytes(),
     ));
     Ok(Handout { files })
 }

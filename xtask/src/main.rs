@@ -269,7 +269,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Cmd::Classroom { game, out } => {
             let points = classroom::public_points(&ws, &game)?;
-            let text = classroom::workflow(&game, &classroom::course_check_command(&game), points);
+            let text = classroom::workflow(&game, &classroom::course_commands(&game), points);
             let dir = out.unwrap_or_else(|| ws.clone()).join(".github/workflows");
             std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
             let path = dir.join("classroom.yml");

@@ -312,6 +312,37 @@ fn run_block(block: &Block, dir: &Path) {
     );
 }
 
+/// The handout's GitHub Classroom workflow: YAML whose grading step, run
+/// here as the command grader runs it (setup, then check; only `PATH` and
+/// `HOME`), passes on a solved handout, worth the public points.
+fn classroom_workflow_passes(dir: &Path) {
+    let file = std::fs::read_to_string(dir.join(".github/workflows/classroom.yml")).unwrap();
+    let docs =
+        yaml_rust2::YamlLoader::load_from_str(&file).unwrap_or_else(|e| panic!("{e}\n{file}"));
+    let steps = docs[0]["jobs"]["run-autograding-tests"]["steps"]
+        .as_vec()
+        .unwrap_or_else(|| panic!("{file}"));
+    let grading = steps
+        .iter()
+        .find(|s| s["uses"].as_str() == Some("classroom-resources/autograding-command-grader@v1"))
+        .unwrap_or_else(|| panic!("{file}"));
+    let with = &grading["with"];
+    assert!(with["max-score"].as_i64().unwrap() > 0, "{file}");
+    assert_eq!(with["command"].as_str(), Some("cargo xtask check"));
+    for key in ["setup-command", "command"] {
+        let output = Command::new("sh")
+            .args(["-c", with[key].as_str().unwrap()])
+            .current_dir(dir)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", std::env::var_os("HOME").unwrap_or_default())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{key}:\n{}", text(&output));
+    }
+}
+
 /// The mistake section 8 of the tutorial reads, and its fix, as the
 /// tutorial writes them.
 const RIGHT: &str = "(true, Rule::Misere) => Status::Win(state.to_move)";
@@ -401,6 +432,7 @@ fn a_newcomer_follows_the_tutorial_word_for_word_from_the_handout_to_full_marks(
     );
     let tests = cargo(&dir, &["test", "--workspace", "--quiet"]);
     assert!(tests.status.success(), "{}", text(&tests));
+    classroom_workflow_passes(&dir);
 
     // Every later block as written, in order; in section 8 the student
     // makes the tutorial's mistake, reads the feedback it shows, and fixes
