@@ -489,13 +489,14 @@ pub fn gradebook_csv(results: &[SubmissionResult]) -> String {
         }
     }
     let mut w = csv::Writer::from_writer(Vec::new());
-    let header: Vec<&str> = std::iter::once("student")
+    let header: Vec<String> = std::iter::once("student")
         .chain(groups.iter().copied())
         .chain(["total", "max"])
+        .map(inert)
         .collect();
     w.write_record(&header).expect("in-memory CSV");
     for r in results {
-        let mut row = vec![r.student.clone()];
+        let mut row = vec![inert(&r.student)];
         for g in &groups {
             row.push(points(
                 r.tests
@@ -510,6 +511,18 @@ pub fn gradebook_csv(results: &[SubmissionResult]) -> String {
         w.write_record(&row).expect("in-memory CSV");
     }
     String::from_utf8(w.into_inner().expect("in-memory CSV")).expect("UTF-8 input gives UTF-8 CSV")
+}
+
+/// A text cell a spreadsheet shows as text: one that starts like a formula
+/// (`=`, `+`, `-`, `@`, a tab or a carriage return) gets a `'` before it, as
+/// OWASP advises against CSV injection; a folder named `=HYPERLINK(...)`
+/// stays a name.
+fn inert(cell: &str) -> String {
+    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{cell}")
+    } else {
+        cell.to_owned()
+    }
 }
 
 /// The terminal summary: one line per student (score, max, failing tests),
@@ -833,6 +846,38 @@ mod tests {
         assert_eq!(
             gradebook_csv(&[a, b]),
             "student,wins,rules,total,max\n\"ann, jr\",2,0,2,2\nbo,0,0,0,2\n"
+        );
+    }
+
+    #[test]
+    fn gradebook_cells_that_look_like_formulas_stay_text() {
+        let rows: Vec<String> = ["=HYPERLINK(\"http://x\")", "+1", "-rf", "@sum", "ann=1"]
+            .iter()
+            .map(|name| {
+                let r = SubmissionResult::new(
+                    name,
+                    "nim",
+                    1,
+                    String::new(),
+                    vec![test("a", "=wins", true, Visibility::Visible)],
+                    false,
+                );
+                gradebook_csv(&[r])
+            })
+            .collect();
+        assert!(rows
+            .iter()
+            .all(|csv| csv.starts_with("student,'=wins,total,max\n")));
+        let names: Vec<&str> = rows.iter().map(|csv| csv.lines().nth(1).unwrap()).collect();
+        assert_eq!(
+            names,
+            [
+                "\"'=HYPERLINK(\"\"http://x\"\")\",2,2,2",
+                "'+1,2,2,2",
+                "'-rf,2,2,2",
+                "'@sum,2,2,2",
+                "ann=1,2,2,2"
+            ]
         );
     }
 }
