@@ -73,10 +73,19 @@ const VISIBILITIES: [&str; 4] = ["hidden", "after_due_date", "after_published", 
 const FORMATS: [&str; 5] = ["text", "html", "simple_format", "md", "ansi"];
 const STATUSES: [&str; 2] = ["passed", "failed"];
 
+/// When an upload is graded: before the due date (as uploads arrive) or
+/// after it (a regrade).
+#[derive(Clone, Copy, PartialEq)]
+enum Due {
+    Before,
+    After,
+}
+
 /// Checks `results.json` against Gradescope's specification and returns
 /// it: only documented fields, with documented values; a score on top
-/// that is the sum of the tests' (which the grader always writes).
-fn gradescope_results(root: &Path) -> Value {
+/// that is the sum of the tests' that count (which the grader always
+/// writes).
+fn gradescope_results(root: &Path, due: Due) -> Value {
     let path = root.join("results/results.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
@@ -124,7 +133,7 @@ fn gradescope_results(root: &Path) -> Value {
             "{t}"
         );
         assert!(t["name"].is_string() && t["output"].is_string(), "{t}");
-        if counts(t) {
+        if counts(t, due) {
             sum += s;
         }
     }
@@ -153,7 +162,7 @@ fn copy_tree(from: &Path, to: &Path) {
 
 /// Puts an upload in `<root>/submission` (as Gradescope does) and runs the
 /// bundle's `run_autograder` from `<root>`, where Gradescope copies it.
-fn grade(root: &Path, upload: impl FnOnce(&Path)) -> Value {
+fn grade(root: &Path, due: Due, upload: impl FnOnce(&Path)) -> Value {
     let submission = root.join("submission");
     let _ = std::fs::remove_dir_all(&submission);
     std::fs::create_dir_all(&submission).unwrap();
@@ -168,23 +177,24 @@ fn grade(root: &Path, upload: impl FnOnce(&Path)) -> Value {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    gradescope_results(root)
+    gradescope_results(root, due)
 }
 
-/// Whether a test's points count in an upload's score before the due date
-/// (when Gradescope grades uploads): only the checks a student sees count
-/// (the others are graded and carried, with their visibility).
-fn counts(t: &Value) -> bool {
-    t["visibility"] == "visible"
+/// Whether a test's points count in an upload's score: before the due date
+/// (when Gradescope grades uploads) only the checks a student sees count
+/// (the others are graded and carried, with their visibility); after it,
+/// every check.
+fn counts(t: &Value, due: Due) -> bool {
+    due == Due::After || t["visibility"] == "visible"
 }
 
 /// The points of the tests that count.
-fn total_max(v: &Value) -> f64 {
+fn total_max(v: &Value, due: Due) -> f64 {
     v["tests"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|t| counts(t))
+        .filter(|t| counts(t, due))
         .map(|t| t["max_score"].as_f64().unwrap())
         .sum()
 }
@@ -253,7 +263,7 @@ fn the_bundle_grades_a_crate_a_nested_crate_an_empty_upload_and_a_broken_crate()
 
     // Grading before the build step still writes a results.json (the
     // script's last resort: no grader yet).
-    let v = grade(&root, |_| {});
+    let v = grade(&root, Due::Before, |_| {});
     assert_eq!(v["score"].as_f64(), Some(0.0));
     assert!(
         v["output"].as_str().unwrap().contains("not your fault"),
@@ -274,14 +284,14 @@ fn the_bundle_grades_a_crate_a_nested_crate_an_empty_upload_and_a_broken_crate()
     );
 
     // Gradescope's metadata: uploads arrive before the due date.
-    let due = |date: &str| {
+    let due_date = |date: &str| {
         std::fs::write(
             root.join("submission_metadata.json"),
             format!(r#"{{"id": 1, "assignment": {{"due_date": "{date}", "late_due_date": null}}, "users": []}}"#),
         )
         .unwrap();
     };
-    due("2100-01-01T00:00:00.000000-07:00");
+    due_date("2100-01-01T00:00:00.000000-07:00");
     let sample = ws.join("grader/sample-submission");
     let hidden = fixtures
         .iter()
@@ -292,21 +302,24 @@ fn the_bundle_grades_a_crate_a_nested_crate_an_empty_upload_and_a_broken_crate()
         "nim has a fixture students do not see, to carry"
     );
     for (kind, v) in [
-        ("a crate", grade(&root, |s| copy_tree(&sample, s))),
+        (
+            "a crate",
+            grade(&root, Due::Before, |s| copy_tree(&sample, s)),
+        ),
         (
             "a crate in a nested folder, beside other folders",
-            grade(&root, |s| {
+            grade(&root, Due::Before, |s| {
                 copy_tree(&sample, &s.join("homework/my-nim"));
                 std::fs::create_dir_all(s.join("notes")).unwrap();
                 std::fs::write(s.join("notes/todo.txt"), "nothing").unwrap();
             }),
         ),
     ] {
-        let max = total_max(&v);
+        let max = total_max(&v, Due::Before);
         assert!(max > 0.0);
         assert_eq!(v["score"].as_f64(), Some(max), "{kind}: full marks: {v}");
         let tests = v["tests"].as_array().unwrap();
-        let hidden_tests = tests.iter().filter(|t| !counts(t)).count();
+        let hidden_tests = tests.iter().filter(|t| !counts(t, Due::Before)).count();
         assert_eq!(
             hidden_tests, hidden,
             "{kind}: the fixtures students do not see are graded"
@@ -314,19 +327,17 @@ fn the_bundle_grades_a_crate_a_nested_crate_an_empty_upload_and_a_broken_crate()
     }
 
     // "Regrade all submissions" after the due date: every check counts.
-    due("2000-01-01T00:00:00.000000-07:00");
-    let v = grade(&root, |s| copy_tree(&sample, s));
-    let all: f64 = v["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["max_score"].as_f64().unwrap())
-        .sum();
-    assert!(all > total_max(&v), "the unseen checks carry points: {v}");
+    due_date("2000-01-01T00:00:00.000000-07:00");
+    let v = grade(&root, Due::After, |s| copy_tree(&sample, s));
+    let all = total_max(&v, Due::After);
+    assert!(
+        all > total_max(&v, Due::Before),
+        "the unseen checks carry points: {v}"
+    );
     assert_eq!(v["score"].as_f64(), Some(all), "after the due date: {v}");
-    due("2100-01-01T00:00:00.000000-07:00");
+    due_date("2100-01-01T00:00:00.000000-07:00");
 
-    let v = grade(&root, |_| {});
+    let v = grade(&root, Due::Before, |_| {});
     assert_eq!(v["score"].as_f64(), Some(0.0));
     let test = &v["tests"][0];
     assert_eq!(
@@ -339,11 +350,11 @@ fn the_bundle_grades_a_crate_a_nested_crate_an_empty_upload_and_a_broken_crate()
         "{message}"
     );
     assert!(
-        total_max(&v) > 0.0,
+        total_max(&v, Due::Before) > 0.0,
         "the points the upload could have earned"
     );
 
-    let v = grade(&root, |s| {
+    let v = grade(&root, Due::Before, |s| {
         copy_tree(&sample, s);
         let lib = s.join("src/lib.rs");
         let text = std::fs::read_to_string(&lib).unwrap() + "\nfn broken( {\n";
