@@ -574,6 +574,37 @@ mod tests {
     }
 
     #[test]
+    fn only_the_game_crate_has_tests_so_cargo_test_workspace_tests_the_student_s_crate() {
+        let ws = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let handout = plan(ws, "nim", Solutions::Stubbed).unwrap();
+        let manifests: Vec<(&PathBuf, toml::Table)> = handout
+            .files
+            .iter()
+            .filter(|(p, _)| p.ends_with("Cargo.toml") && p.parent() != Some(Path::new("")))
+            .map(|(p, b)| (p, toml::from_str(std::str::from_utf8(b).unwrap()).unwrap()))
+            .collect();
+        for dir in SUPPORT {
+            let (path, m) = manifests
+                .iter()
+                .find(|(p, _)| p.parent() == Some(Path::new(dir)))
+                .unwrap_or_else(|| panic!("{dir} is in the handout"));
+            assert!(m.get("dev-dependencies").is_none(), "{}", path.display());
+            let lib = m.get("lib").unwrap_or_else(|| panic!("{}", path.display()));
+            assert_eq!(lib.get("test"), Some(&toml::Value::Boolean(false)));
+            assert_eq!(lib.get("doctest"), Some(&toml::Value::Boolean(false)));
+        }
+        let (_, nim) = manifests
+            .iter()
+            .find(|(p, _)| p.starts_with("crates/nim"))
+            .unwrap();
+        assert!(
+            nim.get("lib").is_none(),
+            "the student's crate keeps its tests"
+        );
+        assert!(nim.get("dev-dependencies").is_some());
+    }
+
+    #[test]
     fn misplaced_markers_are_named_with_file_and_line() {
         let e = |text: &str| {
             strip(text, Path::new("a.rs"), Solutions::Stubbed)
