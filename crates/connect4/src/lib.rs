@@ -23,6 +23,7 @@
 //! | [`Game::winning_move`] | a playable cell among the mover's winning spots |
 //! | [`Game::non_losing_moves_into`] | Pons' `possibleNonLosingMoves` (block a single threat, never play under one), plus any winning move |
 //! | [`Game::move_order_hint`] | Pons' move score: the mover's winning spots after the move, then centrality |
+//! | [`Game::child_order_hint`] | the same score, read from the position after the move, which holds those spots |
 //! | [`Game::value_bounds`] | exact for a win now or a forced loss, otherwise Pons' bounds from the stone count |
 //!
 //! `cargo run --release -p connect4 --example bench` prints what each costs.
