@@ -10,11 +10,12 @@
 //! with what the table knows; stops at the depth limit with the game's
 //! estimate; makes every child of the moves that do not lose at once and
 //! orders them (the table's best move, then by the game's hint); and
-//! searches them, cutting off as soon as the window closes. When the first
-//! move does not cut off, the children's table entries are read before the
-//! others are searched: one proven good enough ends the search at once (an
-//! "enhanced transposition cut-off"), and those proven no better than the
-//! best so far are not searched. Buffers are per ply and reused: nothing is
+//! searches them, cutting off as soon as the window closes. The children's
+//! table entries are read before the first move is searched in a position
+//! the table knows, otherwise once the first move did not cut off: a child
+//! proven good enough ends the search at once (an "enhanced transposition
+//! cut-off"), and those proven no better than the best so far are not
+//! searched. Buffers are per ply and reused: nothing is
 //! allocated per position.
 //!
 //! Nearly all the time goes into waiting for table entries from memory, so
@@ -401,6 +402,11 @@ impl<G: Game> Search<'_, G> {
             ply.order.push((score, i));
         }
 
+        // Where the children's entries are read: before the first move in a
+        // position searched before (the children were likely searched too),
+        // else only once the first move failed to cut off (reading them all
+        // first costs a wait on memory that a first visit rarely repays).
+        let etc_at = usize::from(table_move.is_none());
         let window_alpha = alpha;
         let mut best_index = None;
         for k in 0..ply.order.len() {
@@ -412,11 +418,11 @@ impl<G: Game> Search<'_, G> {
                 }
             }
             ply.order.swap(k, top);
-            if k == 1 {
-                // The first move did not cut off. Before searching the
-                // others, see whether the table already proves one of them
-                // good enough (an "enhanced transposition cut-off"): their
-                // entries were prefetched and have arrived by now.
+            if k == etc_at {
+                // Before searching the others (or every move, in a position
+                // searched before), see whether the table already proves
+                // one of them good enough (an "enhanced transposition
+                // cut-off"): their entries were prefetched.
                 if let Some((v, i)) = self.transposition_cutoff(
                     (&ply.children, &ply.keys),
                     &mut ply.at_most,
@@ -433,7 +439,7 @@ impl<G: Game> Search<'_, G> {
             let Some(child) = &ply.children[i] else {
                 continue;
             };
-            if k >= 1 && ply.at_most[i].0 <= alpha {
+            if k >= etc_at && ply.at_most[i].0 <= alpha {
                 // The table shows this move no better than what we have.
                 let (v, exact) = ply.at_most[i];
                 if !exact {
