@@ -23,6 +23,7 @@
 //! | [`Game::winning_move`] | a playable cell among the mover's winning spots |
 //! | [`Game::non_losing_moves_into`] | Pons' `possibleNonLosingMoves` (block a single threat, never play under one), plus any winning move |
 //! | [`Game::move_order_hint`] | Pons' move score: the mover's winning spots after the move, then centrality |
+//! | [`Game::child_order_hint`] | the same score, read from the position after the move, which holds those spots |
 //! | [`Game::value_bounds`] | exact for a win now or a forced loss, otherwise Pons' bounds from the stone count |
 //!
 //! `cargo run --release -p connect4 --example bench` prints what each costs.
@@ -463,6 +464,15 @@ impl Connect4 {
         }
     }
 
+    /// Pons' move score of a move to `column` leaving the mover the winning
+    /// spots `threats`: their number times 64, plus how central the column is.
+    #[inline]
+    fn order_score(&self, threats: u64, column: Column) -> i32 {
+        let cols = self.geo.cols as i32;
+        let centrality = cols - (2 * i32::from(column.index()) + 1 - cols).abs();
+        (threats.count_ones() as i32) * 64 + centrality
+    }
+
     /// Whether this is the standard board (6 x 7, four in a row), the one
     /// the opening book is for.
     fn is_standard(&self) -> bool {
@@ -696,11 +706,18 @@ impl Game for Connect4 {
         let cell = self.geo.playable(state.mask) & column;
         let threats = self
             .geo
-            .winning_spots(state.current | cell, state.mask | cell)
-            .count_ones();
-        let cols = self.geo.cols as i32;
-        let centrality = cols - (2 * i32::from(mv.index()) + 1 - cols).abs();
-        (threats as i32) * 64 + centrality
+            .winning_spots(state.current | cell, state.mask | cell);
+        self.order_score(threats, *mv)
+    }
+
+    /// The same score read from the position after the move, which holds
+    /// the mover's winning spots already.
+    #[inline]
+    fn child_order_hint(&self, state: &Position, mv: &Column, child: &Position) -> i32 {
+        if child.won || child.moves != state.moves + 1 {
+            return self.move_order_hint(state, mv);
+        }
+        self.order_score(child.opponent_threats, *mv)
     }
 
     #[inline]

@@ -484,6 +484,17 @@ fn hooks_agree<G: Game + ?Sized>(game: &G, p: &Playout<G>, i: usize) -> Result<(
         let next = game
             .next_state(s, mv)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let (hint, child_hint) = (
+            game.move_order_hint(s, mv),
+            game.child_order_hint(s, mv, &next),
+        );
+        ensure(hint == child_hint, || {
+            format!(
+                "after {}: child_order_hint gives {child_hint} for {}, move_order_hint {hint}",
+                where_(),
+                game.string_of_move(mv)
+            )
+        })?;
         let loses_at_once = match game.game_status(&next) {
             Status::Win(w) => w != mover,
             Status::Draw => false,

@@ -161,8 +161,8 @@
 //! ## Speed hooks (optional)
 //!
 //! A strong search calls the game millions of times. The methods
-//! [`Game::legal_moves_into`], [`Game::state_key`], [`Game::move_order_hint`],
-//! [`Game::winning_move`], [`Game::non_losing_moves_into`] and
+//! [`Game::legal_moves_into`], [`Game::state_key`], [`Game::move_order_hint`]
+//! (and [`Game::child_order_hint`]), [`Game::winning_move`], [`Game::non_losing_moves_into`] and
 //! [`Game::value_bounds`] have correct defaults; a game overrides them only to
 //! go faster. A plain student implementation works with every player.
 
@@ -291,6 +291,47 @@ pub trait Game {
     /// Default `0` for every move (the order of `legal_moves`).
     fn move_order_hint(&self, _state: &Self::State, _mv: &Self::Move) -> i32 {
         0
+    }
+
+    /// The same hint as [`Game::move_order_hint`], for a search that has
+    /// already made `child`, the position after `mv`: a game whose hint is
+    /// cheaper to read from the child overrides this. It must equal
+    /// `move_order_hint(state, mv)` (the conformance kit checks it).
+    /// Default: `move_order_hint(state, mv)`.
+    ///
+    /// ```
+    /// # use game_api::{Game, IllegalMove, ParseMoveError, Status, Value};
+    /// /// Take 1 or 2 stones; whoever takes the last one wins.
+    /// struct Take;
+    /// impl Game for Take {
+    ///     type State = u8;
+    ///     type Move = u8;
+    ///     fn initial_state(&self) -> u8 { 5 }
+    ///     fn legal_moves(&self, s: &u8) -> Vec<u8> { (1..=2).filter(|m| m <= s).collect() }
+    ///     fn next_state(&self, s: &u8, m: &u8) -> Result<u8, IllegalMove> {
+    ///         s.checked_sub(*m).ok_or_else(|| IllegalMove::new(m.to_string(), "not that many stones"))
+    ///     }
+    ///     fn game_status(&self, s: &u8) -> Status {
+    ///         // Player 1 moves when an odd number of stones were taken from 5.
+    ///         let mover = if (5 - s) % 2 == 0 { game_api::Player::P1 } else { game_api::Player::P2 };
+    ///         if *s == 0 { Status::Win(mover.other()) } else { Status::Ongoing(mover) }
+    ///     }
+    ///     fn estimate_value(&self, _s: &u8) -> Value { 0 }
+    ///     fn string_of_state(&self, s: &u8) -> String { s.to_string() }
+    ///     fn string_of_move(&self, m: &u8) -> String { m.to_string() }
+    ///     fn move_of_string(&self, t: &str) -> Result<u8, ParseMoveError> {
+    ///         t.parse().map_err(|_| ParseMoveError::new(t, "1 or 2"))
+    ///     }
+    ///     fn max_game_length(&self) -> usize { 5 }
+    ///     // Leaving a multiple of 3 is good: the hint says so...
+    ///     fn move_order_hint(&self, s: &u8, m: &u8) -> i32 { i32::from((s - m) % 3 == 0) }
+    ///     // ... and the child already holds what is left.
+    ///     fn child_order_hint(&self, _s: &u8, _m: &u8, child: &u8) -> i32 { i32::from(child % 3 == 0) }
+    /// }
+    /// assert_eq!(Take.child_order_hint(&5, &2, &3), Take.move_order_hint(&5, &2));
+    /// ```
+    fn child_order_hint(&self, state: &Self::State, mv: &Self::Move, _child: &Self::State) -> i32 {
+        self.move_order_hint(state, mv)
     }
 
     /// A move that wins at once, if the game can tell cheaply.

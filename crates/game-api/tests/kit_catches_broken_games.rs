@@ -35,6 +35,8 @@ enum Flaw {
     LegalMovesIntoKeepsOldMoves,
     /// `non_losing_moves_into` drops every move.
     NonLosingMovesDropsEverything,
+    /// `child_order_hint` disagrees with `move_order_hint`.
+    ChildHintDisagrees,
 }
 
 /// Race to a target: players take turns adding 1 to `max_step` to a counter
@@ -173,6 +175,20 @@ impl Game for Race {
 
     fn winning_move(&self, _s: &RaceState) -> Option<u32> {
         (self.flaw == Flaw::WinningMoveThatDoesNotWin).then_some(1)
+    }
+
+    fn move_order_hint(&self, _s: &RaceState, m: &u32) -> i32 {
+        // Bigger steps first.
+        *m as i32
+    }
+
+    fn child_order_hint(&self, s: &RaceState, _m: &u32, child: &RaceState) -> i32 {
+        if self.flaw == Flaw::ChildHintDisagrees {
+            // The total after the move instead of the step.
+            child.total as i32
+        } else {
+            (child.total - s.total) as i32
+        }
     }
 
     fn non_losing_moves_into(&self, s: &RaceState, out: &mut Vec<u32>) {
@@ -349,6 +365,15 @@ fn non_losing_moves_that_drop_a_safe_move_are_flagged() {
         &Race::flawed(Flaw::NonLosingMovesDropsEverything),
         "speed_hooks_agree_with_the_rules",
         "dropped",
+    );
+}
+
+#[test]
+fn a_child_order_hint_that_disagrees_with_the_move_hint_is_flagged() {
+    assert_flags_only(
+        &Race::flawed(Flaw::ChildHintDisagrees),
+        "speed_hooks_agree_with_the_rules",
+        "child_order_hint gives",
     );
 }
 

@@ -47,6 +47,10 @@ pub struct Args {
     /// of this machine's memory).
     #[arg(long, default_value_t = 64, value_name = "MIB", value_parser = table_megabytes)]
     table_mb: usize,
+    /// Solve by search alone, without the game's opening book (to measure
+    /// the solver, e.g. on the empty Connect-4 board).
+    #[arg(long)]
+    no_book: bool,
 }
 
 /// Runs `games solve`.
@@ -58,6 +62,7 @@ pub fn run(args: &Args, games: impl Games) -> Result<ExitCode> {
         Solve {
             check: args.check,
             table_mb: args.table_mb,
+            use_book: !args.no_book,
         },
     )
 }
@@ -65,6 +70,7 @@ pub fn run(args: &Args, games: impl Games) -> Result<ExitCode> {
 struct Solve {
     check: bool,
     table_mb: usize,
+    use_book: bool,
 }
 
 /// One line of input, read.
@@ -81,6 +87,7 @@ impl GameCommand for Solve {
     fn run<G: Game + Configurable>(self, game: G) -> Result<ExitCode> {
         let mut engine = Engine::new(EngineConfig {
             table_megabytes: self.table_mb,
+            use_book: self.use_book,
             ..EngineConfig::default()
         })?;
         let mut out = std::io::stdout().lock();

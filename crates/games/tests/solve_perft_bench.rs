@@ -272,3 +272,28 @@ fn bench_explains_bad_arguments() {
                 .and(predicate::str::contains("--data")),
         );
 }
+
+/// The mean nodes `games solve connect4 --check` reports for `input`.
+fn mean_nodes(extra: &[&str], input: &str) -> f64 {
+    let out = games()
+        .args(["solve", "connect4", "--check"])
+        .args(extra)
+        .write_stdin(input)
+        .assert()
+        .success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let summary = stdout.lines().last().unwrap();
+    let nodes = summary.split("mean nodes ").nth(1).unwrap();
+    nodes.split_whitespace().next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn no_book_solves_a_book_position_by_search() {
+    // A 12-stone line of the begin-easy set: the book holds it, so the
+    // search stops at once; without the book it searches, to the same score.
+    let line = "243335424257 12\n";
+    let with_book = mean_nodes(&[], line);
+    let searched = mean_nodes(&["--no-book"], line);
+    assert!(with_book <= 5.0, "{with_book}");
+    assert!(searched > 10.0 * with_book, "{searched} vs {with_book}");
+}

@@ -8,14 +8,20 @@
 //! At each position the search, in this order: returns the opening book's
 //! value if the book holds the position; asks the game for a win at once; tightens the window with the game's bounds on the exact value and
 //! with what the table knows; stops at the depth limit with the game's
-//! estimate; orders the moves that do not lose at once (the table's best
-//! move, then by the game's hint); and
-//! searches them, cutting off as soon as the window closes. Buffers are
-//! per ply and reused: nothing is allocated per position.
+//! estimate; makes every child of the moves that do not lose at once and
+//! orders them (the table's best move, then by the game's hint); and
+//! searches them, cutting off as soon as the window closes. The children's
+//! table entries are read before the first move is searched in a position
+//! the table knows, otherwise once the first move did not cut off: a child
+//! proven good enough ends the search at once (an "enhanced transposition
+//! cut-off"), and those proven no better than the best so far are not
+//! searched. Buffers are per ply and reused: nothing is
+//! allocated per position.
 //!
 //! Nearly all the time goes into waiting for table entries from memory, so
 //! the children of a position are all made before the first is searched
-//! and their entries are prefetched: the waits then overlap.
+//! and their entries are prefetched: the waits then overlap, and the moves
+//! are ordered while the entries arrive.
 
 use super::book::Book;
 use super::table::{Found, Table, INF};
@@ -76,6 +82,10 @@ pub(crate) struct Ply<M, S> {
     order: Vec<(i32, usize)>,
     /// The position after each move (`None`: the game refused it).
     children: Vec<Option<S>>,
+    /// The table key of each child (0 where there is none).
+    keys: Vec<u64>,
+    /// What the table shows each child worth at most, to the mover.
+    at_most: Vec<(i32, bool)>,
 }
 
 impl<M, S> Default for Ply<M, S> {
@@ -84,6 +94,8 @@ impl<M, S> Default for Ply<M, S> {
             moves: Vec::new(),
             order: Vec::new(),
             children: Vec::new(),
+            keys: Vec::new(),
+            at_most: Vec::new(),
         }
     }
 }
@@ -245,6 +257,45 @@ impl<G: Game> Search<'_, G> {
         self.book?.get(self.game.book_key(state)?)
     }
 
+    /// What the table knows of the children's values to `me` (the mover
+    /// in a position searched `depth` plies deep), read into `at_most`
+    /// (`INF` where unknown); and a child it shows worth at least `beta`,
+    /// with that lower bound and its index, if there is one.
+    #[inline]
+    fn transposition_cutoff(
+        &mut self,
+        (children, keys): (&[Option<G::State>], &[u64]),
+        at_most: &mut Vec<(i32, bool)>,
+        me: Player,
+        beta: i32,
+        depth: u32,
+    ) -> Option<(i32, usize)> {
+        at_most.clear();
+        for (i, (child, &key)) in children.iter().zip(keys).enumerate() {
+            at_most.push((INF, true));
+            let Some(child) = child else { continue };
+            let Some(known) = self.table.probe(key) else {
+                continue;
+            };
+            if !known.usable_at(depth.saturating_sub(1)) {
+                continue;
+            }
+            let (at_least, below) = match self.game.game_status(child) {
+                Status::Ongoing(p) if p == me => (known.lower, known.upper),
+                Status::Ongoing(_) => (-known.upper, -known.lower),
+                _ => continue,
+            };
+            if at_least >= beta {
+                if !known.exact() {
+                    self.horizon_hits += 1;
+                }
+                return Some((at_least, i));
+            }
+            at_most[i] = (below, known.exact());
+        }
+        None
+    }
+
     /// Fail-soft negamax: the value `v` of the ongoing `state` to `me`, the
     /// player to move, searched `depth` plies deep. If `v <= alpha` it is an
     /// upper bound, if `v >= beta` a lower bound, otherwise exact.
@@ -326,26 +377,36 @@ impl<G: Game> Search<'_, G> {
         }
 
         candidate_moves(game, state, &mut ply.moves);
-        ply.order.clear();
-        for (i, mv) in ply.moves.iter().enumerate() {
-            let score = if table_move == Some(i) {
-                i32::MAX
-            } else {
-                game.move_order_hint(state, mv)
-            };
-            ply.order.push((score, i));
-        }
         // Every child now, so the table entries they will read are fetched
         // from memory while the first ones are searched.
         ply.children.clear();
+        ply.keys.clear();
         for mv in &ply.moves {
             let child = game.next_state(state, mv).ok();
-            if let Some(c) = &child {
-                self.table.prefetch(game.state_key(c));
+            let key = child.as_ref().map_or(0, |c| game.state_key(c));
+            if child.is_some() {
+                self.table.prefetch(key);
             }
             ply.children.push(child);
+            ply.keys.push(key);
         }
 
+        // Ordering while the entries arrive.
+        ply.order.clear();
+        for (i, (mv, child)) in ply.moves.iter().zip(&ply.children).enumerate() {
+            let score = match child {
+                _ if table_move == Some(i) => i32::MAX,
+                Some(child) => game.child_order_hint(state, mv, child),
+                None => game.move_order_hint(state, mv),
+            };
+            ply.order.push((score, i));
+        }
+
+        // Where the children's entries are read: before the first move in a
+        // position searched before (the children were likely searched too),
+        // else only once the first move failed to cut off (reading them all
+        // first costs a wait on memory that a first visit rarely repays).
+        let etc_at = usize::from(table_move.is_none());
         let window_alpha = alpha;
         let mut best_index = None;
         for k in 0..ply.order.len() {
@@ -357,10 +418,36 @@ impl<G: Game> Search<'_, G> {
                 }
             }
             ply.order.swap(k, top);
+            if k == etc_at {
+                // Before searching the others (or every move, in a position
+                // searched before), see whether the table already proves
+                // one of them good enough (an "enhanced transposition
+                // cut-off"): their entries were prefetched.
+                if let Some((v, i)) = self.transposition_cutoff(
+                    (&ply.children, &ply.keys),
+                    &mut ply.at_most,
+                    me,
+                    beta,
+                    depth,
+                ) {
+                    best = v;
+                    best_index = Some(i);
+                    break;
+                }
+            }
             let i = ply.order[k].1;
             let Some(child) = &ply.children[i] else {
                 continue;
             };
+            if k >= etc_at && ply.at_most[i].0 <= alpha {
+                // The table shows this move no better than what we have.
+                let (v, exact) = ply.at_most[i];
+                if !exact {
+                    self.horizon_hits += 1;
+                }
+                best = best.max(v);
+                continue;
+            }
             let v = self.child_value(child, me, alpha, beta, depth.saturating_sub(1), deeper);
             if self.aborted {
                 return 0;
