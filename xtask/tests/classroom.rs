@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use yaml_rust2::{Yaml, YamlLoader};
 
+mod common;
+
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -68,17 +70,6 @@ fn the_classroom_workflow_is_yaml_whose_grading_step_runs_here_as_written() {
 
     // As the command grader runs them: the setup, then the check, which
     // must pass (exit code 0) on the course's own crate.
-    for key in ["setup-command", "command"] {
-        let command = text(&with[key]);
-        let status = Command::new("sh")
-            .args(["-c", command])
-            .current_dir(workspace())
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", std::env::var_os("HOME").unwrap_or_default())
-            .status()
-            .unwrap();
-        assert!(status.success(), "`{command}` failed");
-    }
+    common::run_grading_step(with, &workspace());
     std::fs::remove_dir_all(&tmp).unwrap();
 }

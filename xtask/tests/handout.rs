@@ -9,6 +9,8 @@
 //! visible, the games of `grading.toml` other than Nim.
 
 use grader::fixture::{load_dir, Visibility};
+
+mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -329,18 +331,7 @@ fn classroom_workflow_passes(dir: &Path) {
     let with = &grading["with"];
     assert!(with["max-score"].as_i64().unwrap() > 0, "{file}");
     assert_eq!(with["command"].as_str(), Some("cargo xtask check"));
-    for key in ["setup-command", "command"] {
-        let output = Command::new("sh")
-            .args(["-c", with[key].as_str().unwrap()])
-            .current_dir(dir)
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", std::env::var_os("HOME").unwrap_or_default())
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "{key}:\n{}", text(&output));
-    }
+    common::run_grading_step(with, dir);
 }
 
 /// The mistake section 8 of the tutorial reads, and its fix, as the
