@@ -3,18 +3,12 @@
 //! grading commands run here as the command grader runs them (`sh -c`, in
 //! the repository, with only `PATH` and `HOME` in the environment).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use yaml_rust2::{Yaml, YamlLoader};
 
 mod common;
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask is in the workspace")
-        .to_owned()
-}
+use common::{workspace, xtask};
+use std::ffi::OsStr;
 
 fn text(y: &Yaml) -> &str {
     y.as_str().unwrap_or_else(|| panic!("not a string: {y:?}"))
@@ -24,15 +18,11 @@ fn text(y: &Yaml) -> &str {
 fn the_classroom_workflow_is_yaml_whose_grading_step_runs_here_as_written() {
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("classroom");
     let _ = std::fs::remove_dir_all(&tmp);
-    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .args(["classroom", "--game", "nim", "--out"])
-        .arg(&tmp)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    xtask(
+        ["classroom", "--game", "nim", "--out"]
+            .map(OsStr::new)
+            .into_iter()
+            .chain([tmp.as_os_str()]),
     );
     let file = std::fs::read_to_string(tmp.join(".github/workflows/classroom.yml")).unwrap();
     let docs = YamlLoader::load_from_str(&file).unwrap_or_else(|e| panic!("{e}\n{file}"));

@@ -10,15 +10,12 @@
 //! `visibility`...).
 
 use serde_json::Value;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask is in the workspace")
-        .to_owned()
-}
+mod common;
+use common::{printed, workspace, xtask, TempDir};
 
 /// The grader binary, built (release, as `cargo xtask grade` builds it)
 /// from this workspace.
@@ -205,20 +202,14 @@ fn the_bundle_grades_a_crate_a_nested_crate_an_empty_upload_and_a_broken_crate()
     // Outside the workspace, as /autograder is: Cargo reads the
     // `.cargo/config.toml` of every folder above the one it builds in, and
     // the build sandbox may not read this workspace's.
-    let tmp = std::env::temp_dir().join(format!("xtask-gradescope-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).unwrap();
-    let _removed = RemovedAtEnd(tmp.clone());
+    let scratch = TempDir::new("gradescope");
+    let tmp = &scratch.0;
     let zip_path = tmp.join("autograder.zip");
-    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .args(["gradescope", "--game", "nim", "--out"])
-        .arg(&zip_path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    xtask(
+        ["gradescope", "--game", "nim", "--out"]
+            .map(OsStr::new)
+            .into_iter()
+            .chain([zip_path.as_os_str()]),
     );
 
     // What Gradescope needs at the zip's root, the course with every
@@ -278,9 +269,8 @@ fn the_bundle_grades_a_crate_a_nested_crate_an_empty_upload_and_a_broken_crate()
         .unwrap();
     assert!(
         build.status.success(),
-        "build.sh failed:\n{}\n{}",
-        String::from_utf8_lossy(&build.stdout),
-        String::from_utf8_lossy(&build.stderr)
+        "build.sh failed:\n{}",
+        printed(&build)
     );
 
     // Gradescope's metadata: uploads arrive before the due date.
@@ -371,13 +361,4 @@ fn the_bundle_grades_a_crate_a_nested_crate_an_empty_upload_and_a_broken_crate()
         message.contains("does not compile") && message.contains("src/lib.rs"),
         "{message}"
     );
-}
-
-/// Removes its folder when dropped, so a failing test leaves nothing in /tmp.
-struct RemovedAtEnd(PathBuf);
-
-impl Drop for RemovedAtEnd {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }

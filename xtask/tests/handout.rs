@@ -11,50 +11,19 @@
 use grader::fixture::{load_dir, Visibility};
 
 mod common;
+use common::{printed, workspace, xtask, TempDir};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask/ is in the workspace")
-        .to_owned()
-}
-
-/// A folder under the system's temporary folder, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let path = std::env::temp_dir().join(format!("xtask-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).unwrap();
-        TempDir(path)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn handout(out: &Path, extra: &[&str]) {
-    let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .args(["handout", "--game", "nim", "--out"])
-        .arg(out)
-        .args(extra)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", text(&output));
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
+    xtask(
+        ["handout", "--game", "nim", "--out"]
+            .map(OsStr::new)
+            .into_iter()
+            .chain([out.as_os_str()])
+            .chain(extra.iter().map(OsStr::new)),
+    );
 }
 
 /// Every file under `dir`, relative to it, with its text (lossy).
@@ -310,7 +279,7 @@ fn run_block(block: &Block, dir: &Path) {
         block.section,
         dir.display(),
         block.text,
-        text(&output)
+        printed(&output)
     );
 }
 
@@ -360,12 +329,11 @@ fn shown_feedback() -> String {
 /// The teacher's course workspace for the tutorial's `sh course` blocks: a
 /// folder inside this workspace (so Cargo finds it), removed when dropped.
 fn course_folder() -> TempDir {
-    let path = workspace()
-        .join("target")
-        .join(format!("tutorial-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&path);
-    std::fs::create_dir_all(&path).unwrap();
-    TempDir(path)
+    TempDir::at(
+        workspace()
+            .join("target")
+            .join(format!("tutorial-{}", std::process::id())),
+    )
 }
 
 #[test]
@@ -386,15 +354,15 @@ fn a_newcomer_follows_the_tutorial_word_for_word_from_the_handout_to_full_marks(
     assert!(
         built.status.success(),
         "the handout does not build:\n{}",
-        text(&built)
+        printed(&built)
     );
     assert!(
-        !text(&built).contains("warning"),
+        !printed(&built).contains("warning"),
         "the stubs build without a warning:\n{}",
-        text(&built)
+        printed(&built)
     );
     let tests = cargo(&dir, &["test", "--quiet", "--no-fail-fast"]);
-    let said = text(&tests);
+    let said = printed(&tests);
     assert!(
         !said.contains("error["),
         "the tests do not compile:\n{said}"
@@ -404,7 +372,7 @@ fn a_newcomer_follows_the_tutorial_word_for_word_from_the_handout_to_full_marks(
         "the tests pass on the stubs:\n{said}"
     );
     let check = cargo(&dir, &["xtask", "check"]);
-    let said = text(&check);
+    let said = printed(&check);
     assert_eq!(check.status.code(), Some(1), "{said}");
     assert!(said.contains("## Failed checks"), "{said}");
     assert!(said.contains("not yet implemented"), "{said}");
@@ -413,7 +381,7 @@ fn a_newcomer_follows_the_tutorial_word_for_word_from_the_handout_to_full_marks(
     // The student writes the functions: the solution regions pasted back.
     handout(&dir, &["--force", "--with-solutions"]);
     let check = cargo(&dir, &["xtask", "check"]);
-    let said = text(&check);
+    let said = printed(&check);
     assert!(check.status.success(), "{said}");
     assert!(said.contains("All public checks passed."), "{said}");
     assert!(!said.contains("failed"), "{said}");
@@ -436,7 +404,7 @@ fn a_newcomer_follows_the_tutorial_word_for_word_from_the_handout_to_full_marks(
             edit(&lib, RIGHT, WRONG);
             broken = true;
             let check = cargo(&dir, &["xtask", "check", "--only", "misere"]);
-            assert_eq!(check.status.code(), Some(1), "{}", text(&check));
+            assert_eq!(check.status.code(), Some(1), "{}", printed(&check));
             assert_eq!(
                 String::from_utf8_lossy(&check.stdout).trim_end(),
                 shown_feedback(),
