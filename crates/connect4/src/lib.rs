@@ -464,6 +464,17 @@ impl Connect4 {
         }
     }
 
+    /// Whether the player to move, with no win at once, wins with its stone
+    /// after next whatever the opponent does: a move that does not lose at
+    /// once, right under two of its winning spots stacked in the column.
+    /// The opponent must block the first (it cannot win there: a move right
+    /// under one of its spots is never among those that do not lose), and
+    /// the mover plays on it.
+    #[inline]
+    fn wins_with_stone_after_next(&self, s: &Position) -> bool {
+        self.non_losing_cells(s) & (s.threats >> 1) & (s.threats >> 2) != 0
+    }
+
     /// Pons' move score of a move to `column` leaving the mover the winning
     /// spots `threats`: their number times 64, plus how central the column is.
     #[inline]
@@ -769,8 +780,9 @@ impl Game for Connect4 {
 
     /// Bounds from the number of stones `n`, for the side to move: a win now
     /// is exact; otherwise the earliest win is with the mover's stone after
-    /// next (at most `C - floor((n + 4) / 2)`). If every move lets the
-    /// opponent win at once, the loss is exact; otherwise the opponent wins
+    /// next (at most `C - floor((n + 4) / 2)`), exact when two of its
+    /// winning spots are stacked right above a move that does not lose. If
+    /// every move lets the opponent win at once, the loss is exact; otherwise the opponent wins
     /// at the earliest with its second move from now (at least
     /// `-(C - floor((n + 5) / 2))`). Pons' `(W*H-1-n)/2` and `-(W*H-2-n)/2`
     /// on the standard board. Turned into player 1's terms.
@@ -784,6 +796,9 @@ impl Game for Connect4 {
                     (v, v)
                 } else if self.non_losing_cells(state) == 0 {
                     let v = -self.win_value_at_move(n + 2);
+                    (v, v)
+                } else if self.wins_with_stone_after_next(state) {
+                    let v = self.win_value_at_move(n + 3);
                     (v, v)
                 } else {
                     (

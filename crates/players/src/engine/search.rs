@@ -336,6 +336,12 @@ impl<G: Game> Search<'_, G> {
             (-high, -low)
         };
         let (mut lower, mut upper) = (self.scale.proven(low), self.scale.proven(high));
+        if lower >= beta || lower >= upper {
+            return lower;
+        }
+        if upper <= alpha {
+            return upper;
+        }
 
         // A win at once.
         let mut best = -INF;
