@@ -6,22 +6,26 @@
 //! tells by itself whether it is proven.
 //!
 //! At each position the search, in this order: returns the opening book's
-//! value if the book holds the position; asks the game for a win at once; tightens the window with the game's bounds on the exact value and
-//! with what the table knows; stops at the depth limit with the game's
-//! estimate; makes every child of the moves that do not lose at once and
-//! orders them (the table's best move, then by the game's hint); and
-//! searches them, cutting off as soon as the window closes. The children's
-//! table entries are read before the first move is searched in a position
-//! the table knows, otherwise once the first move did not cut off: a child
-//! proven good enough ends the search at once (an "enhanced transposition
-//! cut-off"), and those proven no better than the best so far are not
-//! searched. Buffers are per ply and reused: nothing is
-//! allocated per position.
+//! value if the book holds the position; tightens the window with the
+//! game's bounds on the exact value, returning at once if they settle it;
+//! asks the game for a win at once; makes every child of the moves that do
+//! not lose at once; tightens the window with what the table knows; stops
+//! at the depth limit with the game's estimate; orders the moves (the
+//! table's best move, then by the game's hint); and searches them, cutting
+//! off as soon as the window closes. The children's table entries are read
+//! before the first move is searched in a position the table knows,
+//! otherwise once the first move did not cut off: a child proven good
+//! enough ends the search at once (an "enhanced transposition cut-off"),
+//! and those proven no better than the best so far are not searched.
+//! Buffers are per ply and reused: nothing is allocated per position.
 //!
 //! Nearly all the time goes into waiting for table entries from memory, so
-//! the children of a position are all made before the first is searched
-//! and their entries are prefetched: the waits then overlap, and the moves
-//! are ordered while the entries arrive.
+//! the children of a position are made, and their entries prefetched,
+//! before the position's own entry is read (it was prefetched by the
+//! parent, and arrives meanwhile) and before the first child is searched:
+//! the waits then overlap, and the moves are ordered while the entries
+//! arrive. (Making the children first is wasted when the position's own
+//! entry settles it, but measured 5% faster on Pons' hardest set.)
 
 use super::book::Book;
 use super::table::{Found, Table, INF};
@@ -356,8 +360,25 @@ impl<G: Game> Search<'_, G> {
             }
         }
 
-        // What an earlier search found.
         let key = game.state_key(state);
+        if depth > 0 {
+            candidate_moves(game, state, &mut ply.moves);
+            // Every child now, so the table entries they will read are fetched
+            // from memory while the first ones are searched.
+            ply.children.clear();
+            ply.keys.clear();
+            for mv in &ply.moves {
+                let child = game.next_state(state, mv).ok();
+                let key = child.as_ref().map_or(0, |c| game.state_key(c));
+                if child.is_some() {
+                    self.table.prefetch(key);
+                }
+                ply.children.push(child);
+                ply.keys.push(key);
+            }
+        }
+
+        // What an earlier search found.
         let mut table_move = None;
         if let Some(known) = self.table.probe(key) {
             table_move = known.best;
@@ -380,21 +401,6 @@ impl<G: Game> Search<'_, G> {
 
         if depth == 0 {
             return self.estimate(state, me).clamp(lower, upper);
-        }
-
-        candidate_moves(game, state, &mut ply.moves);
-        // Every child now, so the table entries they will read are fetched
-        // from memory while the first ones are searched.
-        ply.children.clear();
-        ply.keys.clear();
-        for mv in &ply.moves {
-            let child = game.next_state(state, mv).ok();
-            let key = child.as_ref().map_or(0, |c| game.state_key(c));
-            if child.is_some() {
-                self.table.prefetch(key);
-            }
-            ply.children.push(child);
-            ply.keys.push(key);
         }
 
         // Ordering while the entries arrive.
