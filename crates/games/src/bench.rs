@@ -4,14 +4,19 @@
 //! A benchmark, not a test: it prints figures. Each position is solved from
 //! an empty transposition table (as the reference does), and its score is
 //! checked, so a fast but wrong engine does not go unnoticed.
+//!
+//! The reference columns are Pons' published figures, from his machine.
+//! `--against` times another solver on the same lines in the same run
+//! (Pons' own program, BitBully behind a small script), so a comparison
+//! needs no spreadsheet and no second sitting.
 
 use anyhow::{bail, Context, Result};
 use connect4::Connect4;
 use players::{Engine, EngineConfig};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
-use std::time::Duration;
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
 
 /// Time the engine on the Connect-4 benchmark sets.
 ///
@@ -33,6 +38,14 @@ pub struct Args {
     /// of this machine's memory).
     #[arg(long, default_value_t = 64, value_name = "MIB", value_parser = crate::spec::table_megabytes)]
     table_mb: usize,
+    /// Also time another solver on the same lines, in this run: a command
+    /// (split at spaces, no shell) that reads positions in the sets' notation
+    /// (`4453`) on stdin, one a line, and prints a line for each, ending
+    /// with its score, as Pons' `c4solver` does. Its time per position is
+    /// its whole run's, less a run on no input (its start-up), shared out;
+    /// its scores are checked too.
+    #[arg(long, value_name = "COMMAND")]
+    against: Option<String>,
 }
 
 fn default_data_dir() -> &'static str {
@@ -106,6 +119,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             );
         }
     }
+    let other = args.against.as_deref().map(Other::new).transpose()?;
     let game = Connect4::default();
     let mut engine = Engine::new(EngineConfig {
         table_megabytes: args.table_mb,
@@ -115,7 +129,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         ..EngineConfig::default()
     })?;
     let mut out = std::io::stdout().lock();
-    writeln!(
+    write!(
         out,
         "{:<24} {:>9} {:>10} {:>10} {:>12} {:>10} {:>10} {:>8} {:>8} {:>6}",
         "set",
@@ -129,7 +143,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         "nodes x",
         "wrong"
     )?;
+    if other.is_some() {
+        write!(out, " {:>10} {:>8} {:>6}", "other", "other x", "wrong")?;
+    }
+    writeln!(out)?;
     let mut wrong_total = 0;
+    let mut too_short = false;
     for set in SETS
         .iter()
         .filter(|s| args.sets.is_empty() || args.sets.iter().any(|w| w == s.name))
@@ -142,7 +161,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         let mut times = Vec::with_capacity(positions.len());
         let mut nodes = 0u64;
         let mut wrong = 0;
-        for (state, expected) in &positions {
+        for Line {
+            state,
+            score: expected,
+            ..
+        } in &positions
+        {
             let solved = engine.solve(&game, state);
             times.push(solved.time);
             nodes += solved.nodes;
@@ -160,7 +184,10 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             .map_or(0.0, Duration::as_secs_f64);
         let mean_nodes = nodes as f64 / n;
         let rate = nodes as f64 / total.as_secs_f64().max(1e-9);
-        writeln!(
+        // The other solver before the row is written: an error leaves no
+        // half-written row.
+        let other_run = other.as_ref().map(|o| o.run(&positions)).transpose()?;
+        write!(
             out,
             "{:<24} {:>9} {:>10} {:>10} {:>12.0} {:>10} {:>10} {:>8.2} {:>8.2} {:>6}",
             format!("{} ({})", set.name, set.label),
@@ -174,7 +201,32 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             mean_nodes / set.reference_nodes,
             wrong
         )?;
+        if let Some((time, other_wrong)) = other_run {
+            wrong_total += other_wrong;
+            let (other_mean, ratio) = match time {
+                Some(time) => {
+                    let other_mean = time.as_secs_f64() / n;
+                    (
+                        seconds(other_mean),
+                        format!("{:.2}", mean_time / other_mean),
+                    )
+                }
+                None => {
+                    too_short = true;
+                    ("-".to_owned(), "-".to_owned())
+                }
+            };
+            write!(out, " {other_mean:>10} {ratio:>8} {other_wrong:>6}")?;
+        }
+        writeln!(out)?;
         out.flush()?;
+    }
+    if let (true, Some(other)) = (too_short, &other) {
+        writeln!(
+            out,
+            "-: the other solver's run took less than twice its start-up ({}): too short to time, give more lines",
+            seconds(other.start_up.as_secs_f64())
+        )?;
     }
     Ok(if wrong_total > 0 {
         ExitCode::FAILURE
@@ -183,12 +235,15 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     })
 }
 
+/// A line of a set: the moves as written, the position and its score.
+struct Line {
+    moves: String,
+    state: connect4::Position,
+    score: i32,
+}
+
 /// The positions of a set file with their scores, at most `limit` of them.
-fn read_set(
-    game: &Connect4,
-    path: &Path,
-    limit: Option<usize>,
-) -> Result<Vec<(connect4::Position, i32)>> {
+fn read_set(game: &Connect4, path: &Path, limit: Option<usize>) -> Result<Vec<Line>> {
     let text = std::fs::read_to_string(path).with_context(|| {
         format!(
             "cannot read {} (give the sets' folder with --data)",
@@ -206,9 +261,115 @@ fn read_set(
             .trim()
             .parse()
             .with_context(|| format!("{}: `{}` is not a score", at(), game_api::echo(score)))?;
-        positions.push((state, score));
+        positions.push(Line {
+            moves: moves.to_owned(),
+            state,
+            score,
+        });
     }
     Ok(positions)
+}
+
+/// Another solver, timed on the same lines (`--against`).
+struct Other {
+    /// The command as given, for messages.
+    shown: String,
+    program: String,
+    args: Vec<String>,
+    /// Its run on no input: start-up, taken off every set's time.
+    start_up: Duration,
+}
+
+impl Other {
+    /// The command, and its start-up time: the quickest of three runs on no
+    /// input.
+    fn new(command: &str) -> Result<Self> {
+        let mut words = command.split_whitespace().map(str::to_owned);
+        let program = words.next().context("--against: give a command")?;
+        let mut other = Other {
+            shown: game_api::echo(command),
+            program,
+            args: words.collect(),
+            start_up: Duration::ZERO,
+        };
+        let mut start_up = Duration::MAX;
+        for _ in 0..3 {
+            start_up = start_up.min(other.time("")?.0);
+        }
+        other.start_up = start_up;
+        Ok(other)
+    }
+
+    /// Runs it on `input`: its wall time and what it printed.
+    fn time(&self, input: &str) -> Result<(Duration, String)> {
+        let start = Instant::now();
+        let mut child = Command::new(&self.program)
+            .args(&self.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .with_context(|| format!("--against: cannot start `{}`", self.shown))?;
+        let mut stdin = child.stdin.take().context("--against: no stdin")?;
+        let input = input.to_owned();
+        // Written while its output is read, so neither pipe fills up.
+        let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+        let output = child.wait_with_output()?;
+        let elapsed = start.elapsed();
+        let written = writer.join().expect("the writer does not panic");
+        if !output.status.success() {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            let said = match stderr.trim() {
+                "" => String::new(),
+                text => format!(": {}", game_api::echo(text)),
+            };
+            bail!(
+                "--against: `{}` failed ({}){said}",
+                self.shown,
+                output.status
+            );
+        }
+        written.with_context(|| format!("--against: `{}` did not read its input", self.shown))?;
+        Ok((
+            elapsed,
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+        ))
+    }
+
+    /// Its time on `lines`, start-up taken off (`None` when the run was no
+    /// longer than twice its start-up: too short to tell), and how many
+    /// scores it got wrong.
+    fn run(&self, lines: &[Line]) -> Result<(Option<Duration>, usize)> {
+        let input: String = lines.iter().map(|l| format!("{}\n", l.moves)).collect();
+        let (elapsed, printed) = self.time(&input)?;
+        let answers: Vec<&str> = printed.lines().collect();
+        if answers.len() != lines.len() {
+            bail!(
+                "--against: `{}` printed {} line(s) for {} positions",
+                self.shown,
+                answers.len(),
+                lines.len()
+            );
+        }
+        let mut wrong = 0;
+        for (k, (answer, line)) in answers.iter().zip(lines).enumerate() {
+            let score = answer
+                .split_whitespace()
+                .last()
+                .and_then(|w| w.parse::<i32>().ok());
+            let Some(score) = score else {
+                bail!(
+                    "--against: line {} of `{}`'s output does not end with a score: `{}`",
+                    k + 1,
+                    self.shown,
+                    game_api::echo(answer)
+                );
+            };
+            wrong += usize::from(score != line.score);
+        }
+        let time = (elapsed > 2 * self.start_up).then(|| elapsed - self.start_up);
+        Ok((time, wrong))
+    }
 }
 
 /// Seconds in a readable unit: `6.2 µs`, `166 ms`, `6.90 s`.

@@ -256,6 +256,66 @@ fn bench_prints_a_row_per_set_beside_the_reference() {
     }
 }
 
+/// `games bench --sets <set> --limit <lines> --against <command>`.
+fn bench_against(set: &str, lines: &str, command: &str) -> assert_cmd::assert::Assert {
+    games()
+        .args(["bench", "--sets", set, "--limit", lines, "--data", SETS])
+        .args(["--against", command])
+        .assert()
+}
+
+#[test]
+fn bench_times_another_solver_on_the_same_lines_and_checks_its_scores() {
+    // Our own `solve` stands in for another solver: it reads the sets'
+    // notation and prints `<moves> <score>`.
+    let other = format!("{} solve connect4 --no-book", env!("CARGO_BIN_EXE_games"));
+    let out = bench_against("Test_L3_R1", "20", &other).success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].ends_with("other  other x  wrong"), "{stdout}");
+    let fields: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!(fields[2], "20", "{stdout}");
+    assert_eq!(fields.last(), Some(&"0"), "its scores are right: {stdout}");
+    // Its time and our ratio to it, or `-` (explained below the table)
+    // when its run was too short to tell from its start-up.
+    let ratio = fields[fields.len() - 2];
+    assert!(
+        ratio.parse::<f64>().is_ok_and(|r| r > 0.0)
+            || (ratio == "-" && stdout.contains("too short to time")),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn bench_fails_on_another_solver_that_is_wrong_or_cannot_run() {
+    // Says 0 for every position: the end-easy set has other scores too.
+    let out = bench_against("Test_L3_R1", "20", "awk {print($0,0)}").failure();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let wrong: usize = stdout
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .last()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(wrong > 0, "{stdout}");
+    bench_against("Test_L3_R1", "5", "cat")
+        .failure()
+        .stderr(predicate::str::contains(
+            "line 1 of `cat`'s output does not end with a score",
+        ));
+    bench_against("Test_L3_R1", "5", "/nonexistent/solver")
+        .failure()
+        .stderr(predicate::str::contains(
+            "cannot start `/nonexistent/solver`",
+        ));
+    bench_against("Test_L3_R1", "5", "false")
+        .failure()
+        .stderr(predicate::str::contains("`false` failed"));
+}
+
 #[test]
 fn bench_explains_bad_arguments() {
     games()
