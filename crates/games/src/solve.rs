@@ -32,7 +32,9 @@ const START: &str = "start";
 /// position: a lone number is refused as ambiguous); a summary follows and
 /// the exit code is non-zero if any line failed or was malformed. A
 /// position still unsolved after 5 s is said on stderr: positions far from
-/// the end of a large game (the empty Connect-4 board) take minutes.
+/// the end of a large game (the empty Connect-4 board) take minutes. With
+/// --weak, only who wins: the value's sign (1, 0 or -1), found faster, and
+/// --check compares it with the sign of the expected value.
 #[derive(clap::Args)]
 pub struct Args {
     /// The game (see `games list`).
@@ -51,6 +53,10 @@ pub struct Args {
     /// the solver, e.g. on the empty Connect-4 board).
     #[arg(long)]
     no_book: bool,
+    /// Only who wins: print the sign of the value (1: the player to move
+    /// wins, 0: a draw, -1: the player to move loses), a faster search.
+    #[arg(long)]
+    weak: bool,
 }
 
 /// Runs `games solve`.
@@ -63,6 +69,7 @@ pub fn run(args: &Args, games: impl Games) -> Result<ExitCode> {
             check: args.check,
             table_mb: args.table_mb,
             use_book: !args.no_book,
+            weak: args.weak,
         },
     )
 }
@@ -71,6 +78,7 @@ struct Solve {
     check: bool,
     table_mb: usize,
     use_book: bool,
+    weak: bool,
 }
 
 /// One line of input, read.
@@ -121,12 +129,17 @@ impl GameCommand for Solve {
                     continue;
                 }
             };
-            let solved = solve_noting_delay(&mut engine, &game, &line, number);
+            let solved = solve_noting_delay(&mut engine, &game, &line, number, self.weak);
             time += solved.time;
             nodes += solved.nodes;
             let value = solved.value * line.reached.to_move.sign();
             writeln!(out, "{} {value}", line.position)?;
-            match line.expected {
+            let expected = if self.weak {
+                line.expected.map(Value::signum)
+            } else {
+                line.expected
+            };
+            match expected {
                 Some(expected) if self.check && expected != value => {
                     eprintln!(
                         "<stdin>:{number}: `{}` is worth {value}, expected {expected}",
@@ -162,6 +175,7 @@ fn solve_noting_delay<G: Game>(
     game: &G,
     line: &Position<G>,
     number: usize,
+    weak: bool,
 ) -> Solved {
     let (done, wait) = mpsc::channel::<()>();
     let shown = if line.position.is_empty() {
@@ -179,7 +193,11 @@ fn solve_noting_delay<G: Game>(
                 );
             }
         });
-        let solved = engine.solve(game, &line.reached.state);
+        let solved = if weak {
+            engine.solve_weak(game, &line.reached.state)
+        } else {
+            engine.solve(game, &line.reached.state)
+        };
         drop(done);
         solved
     })

@@ -51,6 +51,14 @@ fn assert_solve_matches_minimax<G: Game>(
             megabytes,
             state
         );
+        let weak = engine(megabytes).solve_weak(game, &state);
+        prop_assert_eq!(
+            weak.value,
+            expected.signum(),
+            "weak, table {} MiB, {:?}",
+            megabytes,
+            state
+        );
     }
     Ok(())
 }

@@ -99,10 +99,18 @@ impl Default for EngineConfig {
     }
 }
 
+/// What a solve finds: the exact value, or only its sign.
+#[derive(Clone, Copy)]
+enum Outcome {
+    Value,
+    Sign,
+}
+
 /// The exact value of a position, and what it cost to find.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Solved {
-    /// The exact value to player 1, in the game's payoff units.
+    /// The exact value to player 1, in the game's payoff units (only its
+    /// sign, from [`Engine::solve_weak`]).
     pub value: Value,
     /// Positions visited.
     pub nodes: u64,
@@ -304,6 +312,32 @@ impl<G: Game> Engine<G> {
     /// and the count of positions depend only on `state`. There is no time
     /// limit: use it on positions small enough to solve.
     pub fn solve(&mut self, game: &G, state: &G::State) -> Solved {
+        self.solve_to(game, state, Outcome::Value)
+    }
+
+    /// Who wins `state` with perfect play, without how fast: the sign of
+    /// the exact value to player 1 (1: player 1 wins, 0: a draw, -1: player
+    /// 2 wins). A weak solve: it only asks whether the value is above and
+    /// below 0, so it needs far fewer positions than [`Engine::solve`] when
+    /// the game's payoffs say how well one wins (Connect-4's do).
+    ///
+    /// ```
+    /// use game_api::Game;
+    /// use players::{Engine, EngineConfig};
+    /// let c4 = connect4::Connect4::default();
+    /// let mut engine = Engine::new(EngineConfig::default()).unwrap();
+    /// // Pons' example, worth 18 to player 1 (a win with its 4th stone).
+    /// let state = c4.state_from_digits("4455").unwrap();
+    /// let weak = engine.solve_weak(&c4, &state);
+    /// assert_eq!(weak.value, 1);
+    /// assert!(weak.nodes <= engine.solve(&c4, &state).nodes);
+    /// ```
+    pub fn solve_weak(&mut self, game: &G, state: &G::State) -> Solved {
+        self.solve_to(game, state, Outcome::Sign)
+    }
+
+    /// [`Engine::solve`] or [`Engine::solve_weak`].
+    fn solve_to(&mut self, game: &G, state: &G::State, outcome: Outcome) -> Solved {
         let start = Instant::now();
         self.prepare(game);
         self.table.clear();
@@ -316,11 +350,22 @@ impl<G: Game> Engine<G> {
                 } else {
                     (-high, -low)
                 };
-                // Widened by one on each side: see `Search::exact`.
-                let exact = search.exact(state, me, min - 1, max + 1, &mut self.plies);
+                let (min, max) = match outcome {
+                    // Widened by one on each side: see `Search::exact`.
+                    Outcome::Value => (min - 1, max + 1),
+                    // The value's sign lies within the bounds' signs; a
+                    // search between -1 and 1 tells "at most -1", 0 or "at
+                    // least 1".
+                    Outcome::Sign => (min.clamp(-1, 1), max.clamp(-1, 1)),
+                };
+                let exact = search.exact(state, me, min, max, &mut self.plies);
                 exact.expect("no deadline") * me.sign()
             }
             over => game.payoff(state, over),
+        };
+        let value = match outcome {
+            Outcome::Value => value,
+            Outcome::Sign => value.signum(),
         };
         Solved {
             value,
