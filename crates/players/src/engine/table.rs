@@ -45,6 +45,28 @@ struct Entry {
     work: u8,
 }
 
+impl Entry {
+    /// Whether it is from another generation than `generation` (or was
+    /// never written): an empty place.
+    #[inline]
+    fn stale(&self, generation: u64) -> bool {
+        self.tag & !KEY_BITS != generation
+    }
+}
+
+/// Where a position new to `bucket` goes: an empty place first, else the
+/// entry that was cheaper to find (the second on a tie).
+#[inline]
+fn place_for_new(bucket: &[Entry; 2], generation: u64) -> usize {
+    if bucket[0].stale(generation) {
+        0
+    } else if bucket[1].stale(generation) || bucket[1].work <= bucket[0].work {
+        1
+    } else {
+        0
+    }
+}
+
 /// Two entries sharing one slot.
 #[derive(Clone, Copy, Default)]
 #[repr(align(32))]
@@ -248,19 +270,12 @@ impl Table {
         for from in (0..self.active).rev() {
             let moving = std::mem::take(&mut self.buckets[from]);
             for entry in moving.0 {
-                if entry.tag & !KEY_BITS != generation {
+                if entry.stale(generation) {
                     continue;
                 }
                 let bucket = &mut self.buckets[Self::slot(entry.tag, active)].0;
-                let stale = |e: &Entry| e.tag & !KEY_BITS != generation;
-                let i = if stale(&bucket[0]) {
-                    0
-                } else if stale(&bucket[1]) || bucket[1].work <= bucket[0].work {
-                    1
-                } else {
-                    0
-                };
-                if stale(&bucket[i]) {
+                let i = place_for_new(bucket, generation);
+                if bucket[i].stale(generation) {
                     self.filled += 1;
                     bucket[i] = entry;
                 } else if bucket[i].work < entry.work {
@@ -350,15 +365,8 @@ impl Table {
                 (i, work.max(e.work), best)
             }
             None => {
-                let stale = |e: &Entry| e.tag & !KEY_BITS != generation;
-                let i = if stale(&bucket[0]) {
-                    0
-                } else if stale(&bucket[1]) || bucket[1].work <= bucket[0].work {
-                    1
-                } else {
-                    0
-                };
-                self.filled += usize::from(stale(&bucket[i]));
+                let i = place_for_new(bucket, generation);
+                self.filled += usize::from(bucket[i].stale(generation));
                 (i, work, best)
             }
         };
