@@ -782,10 +782,11 @@ impl Game for Connect4 {
     /// is exact; otherwise the earliest win is with the mover's stone after
     /// next (at most `C - floor((n + 4) / 2)`), exact when two of its
     /// winning spots are stacked right above a move that does not lose. If
-    /// every move lets the opponent win at once, the loss is exact; otherwise the opponent wins
-    /// at the earliest with its second move from now (at least
-    /// `-(C - floor((n + 5) / 2))`). Pons' `(W*H-1-n)/2` and `-(W*H-2-n)/2`
-    /// on the standard board. Turned into player 1's terms.
+    /// every move lets the opponent win at once, the loss is exact;
+    /// otherwise the opponent wins at the earliest with its second move
+    /// from now (at least `-(C - floor((n + 5) / 2))`). Pons' `(W*H-1-n)/2`
+    /// and `-(W*H-2-n)/2` on the standard board. Turned into player 1's
+    /// terms.
     #[inline]
     fn value_bounds(&self, state: &Position) -> (Value, Value) {
         let n = state.moves_played();

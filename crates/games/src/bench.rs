@@ -42,8 +42,8 @@ pub struct Args {
     /// (split at spaces, no shell) that reads positions in the sets' notation
     /// (`4453`) on stdin, one a line, and prints a line for each, ending
     /// with its score, as Pons' `c4solver` does. Its time per position is
-    /// its whole run's, less a run on no input (its start-up), shared out;
-    /// its scores are checked too.
+    /// its whole run's, less its start-up (the quickest of three runs on no
+    /// input), shared out; its scores are checked too.
     #[arg(long, value_name = "COMMAND")]
     against: Option<String>,
 }

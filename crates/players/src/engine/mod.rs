@@ -318,8 +318,9 @@ impl<G: Game> Engine<G> {
     /// Who wins `state` with perfect play, without how fast: the sign of
     /// the exact value to player 1 (1: player 1 wins, 0: a draw, -1: player
     /// 2 wins). A weak solve: it only asks whether the value is above and
-    /// below 0, so it needs far fewer positions than [`Engine::solve`] when
-    /// the game's payoffs say how well one wins (Connect-4's do).
+    /// below 0. Where the payoffs say how well one wins (Connect-4's do), it
+    /// needs far fewer positions than [`Engine::solve`] on hard positions,
+    /// but may need more where a quick win is easier to prove than any win.
     ///
     /// ```
     /// use game_api::Game;
@@ -330,7 +331,6 @@ impl<G: Game> Engine<G> {
     /// let state = c4.state_from_digits("4455").unwrap();
     /// let weak = engine.solve_weak(&c4, &state);
     /// assert_eq!(weak.value, 1);
-    /// assert!(weak.nodes <= engine.solve(&c4, &state).nodes);
     /// ```
     pub fn solve_weak(&mut self, game: &G, state: &G::State) -> Solved {
         self.solve_to(game, state, Outcome::Sign)
