@@ -17,7 +17,9 @@
 //!   refuses a namespace, socket creation is still refused (below);
 //! - a seccomp filter refusing `socket` and `io_uring_setup` (every way to
 //!   open a socket that could reach anything; `socketpair` stays, it only
-//!   connects a process with itself and Rust's `Command` needs it) and
+//!   connects a process with itself and Rust's `Command` needs it),
+//!   `setsid` and `setpgid` (so nothing it starts can leave the process
+//!   group the grader kills at the deadline and after the last test), and
 //!   system calls of a foreign architecture;
 //! - Landlock: files may be read (and executed) only beneath the `read`
 //!   paths and written only beneath the `write` paths; no TCP bind or
@@ -76,7 +78,7 @@ pub struct Report {
     pub files: String,
     /// The network (namespace and socket filter).
     pub network: String,
-    /// Processes and threads.
+    /// Processes and threads, and whether they stay in their process group.
     pub processes: String,
 }
 
@@ -207,7 +209,7 @@ fn confine(c: &Confinement) -> Result<Report, String> {
         unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNET)
     };
     let files = landlock(c);
-    let sockets = refuse_sockets();
+    let sockets = refuse_sockets_and_new_groups();
     let network = match (&namespace, &sockets) {
         (Ok(()), Ok(())) => "enforced: own network namespace, sockets refused".to_owned(),
         (Err(e), Ok(())) => format!("enforced: sockets refused (no network namespace: {e})"),
@@ -228,6 +230,11 @@ fn confine(c: &Confinement) -> Result<Report, String> {
             format!("enforced: at most {n} processes and threads (own user namespace)")
         }
         Some(n) => format!("enforced: at most {n} processes and threads of this user"),
+    };
+    // The same filter keeps every process in the group the grader kills.
+    let processes = match &sockets {
+        Ok(()) => format!("{processes}, none leaving its process group"),
+        Err(e) => format!("could leave its process group (no seccomp filter: {e}); {processes}"),
     };
     // If the grader dies (the teacher's Ctrl-C), so does this program.
     // Set last: a change of user clears it.
@@ -313,9 +320,11 @@ fn become_nobody() -> Result<(), String> {
     }
 }
 
-/// Installs a seccomp filter: `socket` and `io_uring_setup` fail with `EPERM`, and so does any system call of another architecture
-/// (or x86-64's x32 calls), which could name them by other numbers.
-fn refuse_sockets() -> Result<(), String> {
+/// Installs a seccomp filter: `socket`, `io_uring_setup`, `setsid` and
+/// `setpgid` fail with `EPERM`, and so does any system call of another
+/// architecture (or x86-64's x32 calls), which could name them by other
+/// numbers.
+fn refuse_sockets_and_new_groups() -> Result<(), String> {
     #[cfg(target_arch = "x86_64")]
     const ARCH: u32 = 0xC000_003E;
     #[cfg(target_arch = "aarch64")]
@@ -326,7 +335,12 @@ fn refuse_sockets() -> Result<(), String> {
     const JGE: u16 = (libc::BPF_JMP | libc::BPF_JGE | libc::BPF_K) as u16;
     const RET: u16 = (libc::BPF_RET | libc::BPF_K) as u16;
     let op = |code: u16, jt: u8, jf: u8, k: u32| libc::sock_filter { code, jt, jf, k };
-    let refused = [libc::SYS_socket, libc::SYS_io_uring_setup];
+    let refused = [
+        libc::SYS_socket,
+        libc::SYS_io_uring_setup,
+        libc::SYS_setsid,
+        libc::SYS_setpgid,
+    ];
     // Offsets in struct seccomp_data: nr at 0, arch at 4.
     let mut program = vec![
         op(LD_W_ABS, 0, 0, 4),

@@ -174,10 +174,49 @@ fn connect4_zoo_is_graded_exactly_and_reports_are_complete() {
     assert_reference_full_marks("connect4");
 }
 
+/// The processes whose environment holds `marker` (`NAME=value`).
+fn processes_with(marker: &str) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.split(|&b| b == 0).any(|v| v == marker.as_bytes()))
+        })
+        .collect()
+}
+
+/// No process started by `nim-leaves-its-process-group` outlives the
+/// grading: it could not leave the process group the grader kills. (Waits,
+/// on a condition, for a killed process to be gone; an escaped one sleeps
+/// for ten minutes, far beyond the wait.)
+fn assert_no_sleeper_survives() {
+    let marker = "GRADER_ZOO_SLEEPER=1";
+    let mut waited = 0;
+    while !processes_with(marker).is_empty() && waited < 300 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        waited += 1;
+    }
+    let survivors = processes_with(marker);
+    for pid in &survivors {
+        // SAFETY: kill(2) on a process this test's grading started.
+        unsafe {
+            libc::kill(*pid as i32, libc::SIGKILL);
+        }
+    }
+    assert!(
+        survivors.is_empty(),
+        "a student process left its process group and outlived the grading: {survivors:?}"
+    );
+}
+
 #[test]
 fn nim_zoo_is_graded_exactly_and_a_rerun_skips_only_what_is_unchanged() {
     let (specimens, report, mut run) = grade_zoo("nim");
     assert_outcomes(&specimens, &report, &run);
+    assert_no_sleeper_survives();
     run.force = false;
     let again = grade_class(&run, &|_| {}).unwrap();
     assert!(again.graded.is_empty());
