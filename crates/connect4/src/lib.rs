@@ -464,15 +464,15 @@ impl Connect4 {
         }
     }
 
-    /// Whether the player to move, with no win at once, wins with its stone
-    /// after next whatever the opponent does: a move that does not lose at
-    /// once, right under two of its winning spots stacked in the column.
-    /// The opponent must block the first (it cannot win there: a move right
-    /// under one of its spots is never among those that do not lose), and
-    /// the mover plays on it.
+    /// Whether the player to move, with no win at once and `safe` the cells
+    /// of its moves that do not lose at once, wins with its stone after next
+    /// whatever the opponent does: a safe move right under two of its
+    /// winning spots stacked in the column. The opponent must block the
+    /// first (it cannot win there: a move right under one of its spots is
+    /// never safe), and the mover plays on it.
     #[inline]
-    fn wins_with_stone_after_next(&self, s: &Position) -> bool {
-        self.non_losing_cells(s) & (s.threats >> 1) & (s.threats >> 2) != 0
+    fn wins_with_stone_after_next(s: &Position, safe: u64) -> bool {
+        safe & (s.threats >> 1) & (s.threats >> 2) != 0
     }
 
     /// Pons' move score of a move to `column` leaving the mover the winning
@@ -792,13 +792,14 @@ impl Game for Connect4 {
         let n = state.moves_played();
         let (low, high) = match self.game_status(state) {
             Status::Ongoing(_) => {
+                let safe = self.non_losing_cells(state);
                 if state.threats & self.geo.playable(state.mask) != 0 {
                     let v = self.win_value_at_move(n + 1);
                     (v, v)
-                } else if self.non_losing_cells(state) == 0 {
+                } else if safe == 0 {
                     let v = -self.win_value_at_move(n + 2);
                     (v, v)
-                } else if self.wins_with_stone_after_next(state) {
+                } else if Self::wins_with_stone_after_next(state, safe) {
                     let v = self.win_value_at_move(n + 3);
                     (v, v)
                 } else {
